@@ -1,0 +1,131 @@
+"""The ``scrapy-boilerplate`` command: ``extract`` cleans saved sites, ``bench`` scores models."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from scrapy_boilerplate.corpus import find_sites
+from scrapy_boilerplate.models.registry import available_models
+from scrapy_boilerplate.models.spec import ModelSpec
+
+logger = logging.getLogger("scrapy_boilerplate")
+
+DEFAULT_SAMPLE_SIZE = 20
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _model_spec(text: str) -> ModelSpec:
+    try:
+        return ModelSpec.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _model_specs(text: str) -> list[ModelSpec]:
+    return [_model_spec(part) for part in text.split(",") if part.strip()]
+
+
+def _existing_dir(text: str) -> Path:
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is not a directory")
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every skipped page and fit")
+    sub = parser.add_subparsers(dest="command", required=True)
+    models = ", ".join(available_models())
+
+    extract = sub.add_parser("extract", help="fit one model per site and write each page's main text")
+    extract.add_argument("--model", type=_model_spec, default=ModelSpec("pvalue"),
+                         help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
+    extract.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE,
+                         help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})")
+    extract.add_argument("in_dir", type=_existing_dir, help="directory of sites (each folder of *.html is a site)")
+    extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
+
+    bench = sub.add_parser("bench", help="score models (and peers) against gold .txt files beside each page")
+    bench.add_argument("--model", type=_model_specs, required=True,
+                       help="comma-separated model specs, e.g. pvalue,pvalue:variant=paper")
+    bench.add_argument("--compare", default="", help="comma-separated peers: trafilatura, readability, everything")
+    bench.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
+    bench.add_argument("--predictions", type=Path, default=None,
+                       help="also write every prediction under this directory (one folder per model)")
+    bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
+    bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
+    bench.add_argument("data_dir", type=_existing_dir)
+    return parser
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    """Clean every page of every site under ``in_dir`` into ``out_dir``."""
+    from scrapy_boilerplate.offline import process_site
+
+    started = time.perf_counter()
+    sites = find_sites(args.in_dir)
+    pages = failures = 0
+    for site in sites:
+        outcome = process_site(site, args.model, args.sample_size)
+        target_dir = args.out_dir / site.relative
+        target_dir.mkdir(parents=True, exist_ok=True)
+        for page in outcome.pages:
+            (target_dir / (page.path.stem + ".txt")).write_text(page.text, encoding="utf-8")
+        pages += len(outcome.pages)
+        failures += outcome.failures
+        logger.info("%s: %s fitted on %d pages in %.0f ms, %d pages", site.relative, outcome.model,
+                    outcome.sample_pages, outcome.fit_seconds * 1000, len(outcome.pages))
+    print(f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
+          f"{time.perf_counter() - started:.1f} s (model {args.model.label})")
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Score each model and peer and print the side-by-side table."""
+    from scrapy_boilerplate.evaluation.bench import format_markdown, format_table, run_isolated
+    from scrapy_boilerplate.evaluation.peers import PEERS
+
+    peers = [name.strip() for name in args.compare.split(",") if name.strip()]
+    unknown = [name for name in peers if name not in PEERS]
+    if unknown:
+        print(f"bench: unknown peer(s) {unknown}; choose from {', '.join(PEERS)}", file=sys.stderr)
+        return 2
+    rows = []
+    for spec in args.model:
+        rows.append(run_isolated("model", args.data_dir, spec.label, args.sample_size, args.predictions))
+    for name in peers:
+        rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions))
+    print(format_table(rows))
+    if args.md:
+        args.md.write_text(format_markdown(rows), encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(row) for row in rows], indent=1), encoding="utf-8")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script and of ``python -m scrapy_boilerplate``."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "extract":
+        return run_extract(args)
+    return run_bench(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

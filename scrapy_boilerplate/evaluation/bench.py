@@ -1,0 +1,165 @@
+"""``bench``: run models and peers over a gold-annotated corpus and score them side by side.
+
+Each model or peer runs in its own child process, so its peak memory is its own and one
+crash cannot take the others down.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import statistics
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from scrapy_boilerplate.corpus import Site, find_sites
+from scrapy_boilerplate.evaluation.metric import MeanScore, Score, mean_score, score_text
+from scrapy_boilerplate.evaluation.peers import load_peer
+from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.offline import load_page, process_site
+
+SITE_LEVEL_MIN_PAGES = 5  # the development set's "site-level" subset: sites with >= 5 pages
+
+
+@dataclass
+class BenchRow:
+    """One model's (or peer's) figures over the corpus."""
+
+    label: str
+    all: MeanScore
+    site_level: MeanScore
+    fit_ms_median: float | None
+    clean_ms_median: float
+    peak_rss_mb: float
+    failures: int
+
+
+def gold_path(page: Path) -> Path:
+    """The gold text lying beside a page."""
+    return page.with_suffix(".txt")
+
+
+def is_site_level(site: Site) -> bool:
+    """True for sites with enough gold pages to learn from (``_unknown*`` folders never are)."""
+    gold_pages = sum(1 for page in site.pages if gold_path(page).is_file())
+    return gold_pages >= SITE_LEVEL_MIN_PAGES and not site.name.startswith("_unknown")
+
+
+def _write_prediction(pred_dir: Path | None, site: Site, page: Path, text: str) -> None:
+    if pred_dir is None:
+        return
+    target = pred_dir / site.relative / (page.stem + ".txt")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def _row(label: str, scored: list[tuple[Site, Score]], fit_s: list[float], clean_s: list[float], failures: int) -> BenchRow:
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return BenchRow(
+        label,
+        mean_score(score for _, score in scored),
+        mean_score(score for site, score in scored if is_site_level(site)),
+        statistics.median(fit_s) * 1000 if fit_s else None,
+        statistics.median(clean_s) * 1000 if clean_s else 0.0,
+        peak_mb,
+        failures,
+    )
+
+
+def _gold(page: Path) -> str | None:
+    path = gold_path(page)
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+
+
+def run_model(data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None) -> BenchRow:
+    """Fit and clean every site with ``spec`` and score the pages that have gold."""
+    scored, fit_s, clean_s, failures = [], [], [], 0
+    for site in find_sites(data_dir):
+        outcome = process_site(site, spec, sample_size)
+        fit_s.append(outcome.fit_seconds)
+        for page in outcome.pages:
+            failures += page.error is not None
+            if page.error is None:
+                clean_s.append(page.clean_seconds)
+            _write_prediction(pred_dir, site, page.path, page.text)
+            gold = _gold(page.path)
+            if gold is not None:
+                scored.append((site, score_text(page.text, gold)))
+    return _row(spec.label, scored, fit_s, clean_s, failures)
+
+
+def run_peer(data_dir: Path, name: str, pred_dir: Path | None) -> BenchRow:
+    """Score peer extractor ``name`` on the same pages, decoded the same way."""
+    extract = load_peer(name)
+    scored, clean_s, failures = [], [], 0
+    for site in find_sites(data_dir):
+        for path in site.pages:
+            text = ""
+            try:
+                html = load_page(path).html
+                started = time.perf_counter()
+                text = extract(html)
+                clean_s.append(time.perf_counter() - started)
+            except Exception:  # peers fail on odd pages; that page scores as empty
+                failures += 1
+            _write_prediction(pred_dir, site, path, text)
+            gold = _gold(path)
+            if gold is not None:
+                scored.append((site, score_text(text, gold)))
+    return _row(name, scored, [], clean_s, failures)
+
+
+def _child(kind: str, data_dir: str, what: str, sample_size: int, pred_dir: str | None) -> dict:
+    pred = Path(pred_dir) / what.replace(":", "_") if pred_dir else None
+    if kind == "model":
+        row = run_model(Path(data_dir), ModelSpec.parse(what), sample_size, pred)
+    else:
+        row = run_peer(Path(data_dir), what, pred)
+    return asdict(row)
+
+
+def _from_dict(data: dict) -> BenchRow:
+    data = dict(data)
+    data["all"] = MeanScore(**data["all"])
+    data["site_level"] = MeanScore(**data["site_level"])
+    return BenchRow(**data)
+
+
+def run_isolated(kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None) -> BenchRow:
+    """Run one model or peer in a fresh child process and return its row."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        data = pool.apply(_child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None))
+    return _from_dict(data)
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_table(rows: list[BenchRow]) -> str:
+    """A fixed-width table, one row per model or peer."""
+    header = ("model", "pages", "P", "R", "F1", "site pages", "site P", "site R", "site F1",
+              "fit ms/site", "clean ms/page", "peak MB", "failed")
+    lines = [header]
+    for r in rows:
+        lines.append((r.label, str(r.all.n), _fmt(r.all.p), _fmt(r.all.r), _fmt(r.all.f1), str(r.site_level.n),
+                      _fmt(r.site_level.p), _fmt(r.site_level.r), _fmt(r.site_level.f1),
+                      _fmt(r.fit_ms_median, 1), _fmt(r.clean_ms_median, 2), _fmt(r.peak_rss_mb, 0), str(r.failures)))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        for line in lines
+    )
+
+
+def format_markdown(rows: list[BenchRow]) -> str:
+    """The same table as Markdown, for the README."""
+    out = ["| model | pages | P | R | F1 | site-level pages | P | R | F1 | fit ms/site | clean ms/page | peak MB |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r.label} | {r.all.n} | {_fmt(r.all.p)} | {_fmt(r.all.r)} | {_fmt(r.all.f1)} | {r.site_level.n} "
+                   f"| {_fmt(r.site_level.p)} | {_fmt(r.site_level.r)} | {_fmt(r.site_level.f1)} "
+                   f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} |")
+    return "\n".join(out) + "\n"

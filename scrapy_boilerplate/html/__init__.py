@@ -1,0 +1,25 @@
+"""The one HTML layer every model uses: decode, parse, drop non-content, walk, blocks, text."""
+
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, iter_blocks, is_block
+from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS, drop_non_content, remove_keeping_tail
+from scrapy_boilerplate.html.decode import decode_html, looks_binary
+from scrapy_boilerplate.html.parse import ParsedHtml, parse_html
+from scrapy_boilerplate.html.text import normalize_space, to_text
+from scrapy_boilerplate.html.walk import iter_elements
+
+__all__ = [
+    "BLOCK_TAGS",
+    "Block",
+    "NON_CONTENT_TAGS",
+    "ParsedHtml",
+    "decode_html",
+    "drop_non_content",
+    "is_block",
+    "looks_binary",
+    "iter_blocks",
+    "iter_elements",
+    "normalize_space",
+    "parse_html",
+    "remove_keeping_tail",
+    "to_text",
+]

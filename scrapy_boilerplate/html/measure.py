@@ -1,0 +1,64 @@
+"""Per-element text measures in one bottom-up pass: text, link text and markup lengths.
+
+Text density (text / markup) and link density (link text / text) are the signals of the
+``pvalue`` model, and other models reuse them to judge regions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import lxml.etree
+
+from scrapy_boilerplate.html.walk import post_order
+
+Element = lxml.etree._Element
+VOID_TAGS: frozenset[str] = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+
+
+@dataclass
+class Lengths:
+    """Lengths of one element's subtree (tail excluded)."""
+
+    text: int = 0
+    link_text: int = 0
+    markup: int = 0
+
+    @property
+    def valid_text(self) -> int:
+        """Text that is not inside a link (the paper's ``l_vt``)."""
+        return self.text - self.link_text
+
+
+def _tag_markup_length(el: Element) -> int:
+    """Characters of ``el``'s start and end tags as serialised (``<p a="b">`` + ``</p>``)."""
+    tag = el.tag
+    start = len(tag) + 2 + sum(len(k) + len(v or "") + 4 for k, v in el.attrib.items())
+    return start if tag in VOID_TAGS else start + len(tag) + 3
+
+
+def measure(root: Element, text_length=len) -> dict[Element, Lengths]:
+    """Lengths of every element under ``root``.
+
+    ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore
+    indentation.  Markup length counts tags and text; comments are expected to be gone.
+    """
+    out: dict[Element, Lengths] = {}
+    for el in post_order(root):
+        own = text_length(el.text) if el.text else 0
+        lengths = Lengths(own, 0, own + _tag_markup_length(el))
+        for child in el:
+            tail = text_length(child.tail) if child.tail else 0
+            lengths.text += tail
+            lengths.markup += tail
+            sub = out.get(child)
+            if sub is not None:  # None for a comment or PI left in the tree
+                lengths.text += sub.text
+                lengths.markup += sub.markup
+                lengths.link_text += sub.link_text
+        if el.tag == "a":
+            lengths.link_text = lengths.text
+        out[el] = lengths
+    return out

@@ -1,0 +1,28 @@
+"""Site models and their registry."""
+
+from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, NotFittedError, SiteModel
+from scrapy_boilerplate.models.registry import (
+    UnknownModelError,
+    available_models,
+    create_model,
+    get_model_class,
+    register,
+    registry,
+)
+from scrapy_boilerplate.models.serialization import dump_model, load_model
+
+__all__ = [
+    "CleanedPage",
+    "Decision",
+    "ModelFormatError",
+    "NotFittedError",
+    "SiteModel",
+    "UnknownModelError",
+    "available_models",
+    "create_model",
+    "dump_model",
+    "get_model_class",
+    "load_model",
+    "register",
+    "registry",
+]

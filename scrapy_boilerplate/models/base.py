@@ -1,0 +1,133 @@
+"""The site-model contract: ``fit(pages) -> self``, ``clean(page) -> CleanedPage``, save/load.
+
+Shaped after scikit-learn estimators: the constructor stores parameters only, ``fit`` sets the
+learned state, ``clean`` refuses to run before ``fit`` and never mutates its input.
+"""
+
+from __future__ import annotations
+
+import abc
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from scrapy_boilerplate.page import Page
+
+ModelT = TypeVar("ModelT", bound="SiteModel")
+
+
+class NotFittedError(RuntimeError):
+    """``clean`` was called on a model that has not been fitted (or loaded)."""
+
+
+class ModelFormatError(ValueError):
+    """A saved model is corrupt, of another model, or of an unsupported format version."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Why one region of a page was kept or removed, in the model's own terms (for inspection)."""
+
+    path: str
+    kept: bool
+    chars: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class CleanedPage:
+    """What cleaning a page gives: the main text, the cleaned HTML, and how much was removed."""
+
+    text: str
+    html: str
+    model: str
+    total_chars: int
+    kept_chars: int
+    score: float | None = None
+    decisions: tuple[Decision, ...] = field(default=(), repr=False)
+
+    @property
+    def removed_chars(self) -> int:
+        """Visible characters of the page that cleaning removed."""
+        return max(self.total_chars - self.kept_chars, 0)
+
+    @property
+    def removed_share(self) -> float:
+        """Share of the page's visible text that was removed, in [0, 1]."""
+        return self.removed_chars / self.total_chars if self.total_chars else 0.0
+
+
+class SiteModel(abc.ABC):
+    """Base class of all site models.  Subclasses set ``name`` and implement the four hooks."""
+
+    name: ClassVar[str]
+    format_version: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        # Subclasses store each constructor argument under its own name (see get_params).
+        self._fitted = False
+
+    # -- the public contract -------------------------------------------------------------
+    def fit(self: ModelT, pages: Sequence[Page]) -> ModelT:
+        """Learn from a sample of one site's pages and return ``self``."""
+        self._fit(list(pages))
+        self._fitted = True
+        return self
+
+    def clean(self, page: Page) -> CleanedPage:
+        """Return ``page``'s main content; ``page`` itself is left untouched."""
+        if not self._fitted:
+            raise NotFittedError(f"{self.name} model is not fitted: call fit(pages) or load() first")
+        return self._clean(page)
+
+    @property
+    def is_fitted(self) -> bool:
+        """True once ``fit`` or ``load`` has run."""
+        return self._fitted
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor parameters, as given (or defaulted)."""
+        signature = inspect.signature(type(self).__init__)
+        return {name: getattr(self, name) for name in signature.parameters if name != "self"}
+
+    def save(self, path: str | Path) -> None:
+        """Write the fitted model to ``path`` as versioned JSON (never pickle)."""
+        from scrapy_boilerplate.models.serialization import dump_model
+
+        Path(path).write_bytes(dump_model(self))
+
+    @classmethod
+    def load(cls: type[ModelT], path: str | Path) -> ModelT:
+        """Read a model written by :meth:`save`, validating name, version and state."""
+        from scrapy_boilerplate.models.serialization import load_model
+
+        model = load_model(Path(path).read_bytes())
+        if not isinstance(model, cls):
+            raise ModelFormatError(f"{path} holds a {model.name} model, not {cls.__name__}")
+        return model
+
+    # -- hooks for subclasses ------------------------------------------------------------
+    @abc.abstractmethod
+    def _fit(self, pages: list[Page]) -> None:
+        """Learn the site state from ``pages``."""
+
+    @abc.abstractmethod
+    def _clean(self, page: Page) -> CleanedPage:
+        """Clean one page with the fitted state."""
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """Learned state as (JSON-able dict, named numeric arrays).  Stateless models keep the default."""
+        return {}, {}
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        """Restore what :meth:`_get_state` returned; raise ``ModelFormatError`` on bad input."""
+        if state or arrays:
+            raise ModelFormatError(f"{self.name} has no learned state, got {sorted(state) + sorted(arrays)}")
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({params})"

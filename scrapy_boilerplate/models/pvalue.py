@@ -1,0 +1,131 @@
+"""``pvalue``: single-page main text and article detection by the P value.
+
+Lv, Cao, Wang, Yin, Zheng, "An Algorithm to Extract and Judge the Main Text Based on the Law of
+Total Probability", EMIM 2017.  For each tag, ``P = (l_t / l_s) * (l_vt / L_VT)``: text
+density times the tag's share of the page's non-link text.  The max-P tag is the main text and
+its P is the probability that the page holds an article.
+
+``variant="paper"`` is the paper as written.  ``variant="improved"`` (default) keeps the same
+score but measures text with collapsed whitespace and then repairs the max-P region where the
+development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue_region`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import lxml.etree
+import lxml.html
+
+from scrapy_boilerplate.html import iter_elements, normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
+from scrapy_boilerplate.models.registry import register
+from scrapy_boilerplate.page import Page
+
+# Step 1 of the paper: tags that are never main text (comments are already gone).
+PAPER_REMOVED_TAGS: frozenset[str] = frozenset(
+    "script noscript style embed label form input iframe head meta link object aside channel".split()
+)
+PAPER_DROPPED_ATTRIBUTES: tuple[str, ...] = ("id", "class", "style")
+ARTICLE_THRESHOLD = 0.5  # the paper's cut: P >= 0.5 means the page holds an article
+VARIANTS = ("paper", "improved")
+
+
+@dataclass(frozen=True)
+class PValueResult:
+    """The max-P element of a page, its P and the page tree it belongs to."""
+
+    tree: lxml.html.HtmlElement
+    element: lxml.etree._Element | None
+    p: float
+
+
+def _collapsed_length(text: str) -> int:
+    return len(normalize_space(text))
+
+
+def strip_non_text(tree: lxml.html.HtmlElement) -> None:
+    """The paper's step 1 on a private tree: drop never-main-text tags and presentational attributes."""
+    doomed = [el for el in iter_elements(tree) if el.tag in PAPER_REMOVED_TAGS and el is not tree]
+    for el in doomed:
+        if el.getparent() is not None:
+            remove_keeping_tail(el)
+    for el in iter_elements(tree):
+        for attribute in PAPER_DROPPED_ATTRIBUTES:
+            el.attrib.pop(attribute, None)
+
+
+def p_value(lengths: Lengths, page_valid_text: int) -> float:
+    """``P = (l_t / l_s) * (l_vt / L_VT)`` for one tag."""
+    if lengths.markup <= 0 or page_valid_text <= 0:
+        return 0.0
+    return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid_text)
+
+
+def max_p_element(tree: lxml.html.HtmlElement, collapse_whitespace: bool) -> PValueResult:
+    """Score every tag of a step-1-cleaned tree and return the max-P one."""
+    lengths = measure(tree, _collapsed_length if collapse_whitespace else len)
+    page_valid = lengths[tree].valid_text
+    best, best_p = None, 0.0
+    for el, el_lengths in lengths.items():
+        p = p_value(el_lengths, page_valid)
+        if p > best_p:
+            best, best_p = el, p
+    return PValueResult(tree, best, best_p)
+
+
+@register
+class PValueModel(SiteModel):
+    """Single-page model: needs no sample, so it is also the fallback for small sites.
+
+    Parameters
+    ----------
+    variant:
+        ``"paper"`` for the paper's algorithm, ``"improved"`` for the dev-data repairs.
+    article_threshold:
+        P at or above which :meth:`is_article` says the page holds an article.
+    """
+
+    name = "pvalue"
+
+    def __init__(self, variant: str = "improved", article_threshold: float = ARTICLE_THRESHOLD) -> None:
+        super().__init__()
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+        if not 0.0 <= float(article_threshold) <= 1.0:
+            raise ValueError(f"article_threshold must be within [0, 1], got {article_threshold!r}")
+        self.variant = variant
+        self.article_threshold = float(article_threshold)
+
+    def _fit(self, pages: list[Page]) -> None:
+        """Nothing to learn: the P value is computed on each page alone."""
+
+    def score(self, page: Page) -> PValueResult:
+        """The max-P element of ``page`` (on a private copy of its tree)."""
+        tree = page.copy_tree()
+        strip_non_text(tree)
+        return max_p_element(tree, collapse_whitespace=self.variant != "paper")
+
+    def article_probability(self, page: Page) -> float:
+        """The page's P: the largest P of its tags, read as P(page holds an article)."""
+        return self.score(page).p
+
+    def is_article(self, page: Page) -> bool:
+        """True when the page's P reaches ``article_threshold``."""
+        return self.article_probability(page) >= self.article_threshold
+
+    def _clean(self, page: Page) -> CleanedPage:
+        result = self.score(page)
+        total = len(to_text(page.body))
+        if result.element is None:
+            return CleanedPage("", "", self.name, total, 0, 0.0)
+        main = result.element
+        if self.variant == "improved":
+            from scrapy_boilerplate.models.pvalue_region import refine_region
+
+            main = refine_region(result.tree, main)
+        text = to_text(main)
+        html = lxml.html.tostring(main, encoding="unicode")
+        decision = Decision(result.tree.getroottree().getpath(result.element), True, len(text), f"max P = {result.p:.3f}")
+        return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, (decision,))

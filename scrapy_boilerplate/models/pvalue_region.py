@@ -1,0 +1,68 @@
+"""Repairs to the max-P region found by ``pvalue`` (the ``improved`` variant).
+
+The paper's max-P tag is often too small (one long paragraph of a many-paragraph article, so
+its siblings are lost) or holds link lists (related stories, tag clouds).  These repairs are
+measured on the development set; see the README's models table.
+"""
+
+from __future__ import annotations
+
+import lxml.etree
+
+from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
+from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.html.text import normalize_space
+
+Element = lxml.etree._Element
+
+# A parent takes over from the max-P child when the child holds less than this share of
+# the parent's non-link text (i.e. siblings hold substantial article text too).
+SIBLING_TEXT_SHARE = 0.6
+# A block inside the region is dropped as a link list when this share of its text is links.
+LINK_DENSITY_LIMIT = 0.5
+# ... and it is short enough not to be a paragraph that merely cites many sources.
+LINK_BLOCK_MAX_CHARS = 200
+
+
+def _collapsed(text: str) -> int:
+    return len(normalize_space(text))
+
+
+def widen_to_siblings(main: Element, root: Element) -> Element:
+    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text."""
+    lengths = measure(root, _collapsed)
+    current = main
+    while True:
+        parent = current.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            return current
+        mine, theirs = lengths[current], lengths[parent]
+        if theirs.valid_text <= 0 or mine.valid_text >= SIBLING_TEXT_SHARE * theirs.valid_text:
+            return current
+        density = theirs.link_text / theirs.text if theirs.text else 1.0
+        if density > LINK_DENSITY_LIMIT:
+            return current
+        current = parent
+
+
+def drop_link_lists(region: Element) -> None:
+    """Remove short, link-dominated blocks (related links, tag lists, share bars) from ``region``."""
+    doomed = []
+    for block in iter_blocks(region):
+        if not block.leaf or block.element is region:
+            continue
+        text_len = len(block.text)
+        if text_len == 0 or text_len > LINK_BLOCK_MAX_CHARS:
+            continue
+        lengths = measure(block.element, _collapsed)[block.element]
+        if lengths.text and lengths.link_text / lengths.text > LINK_DENSITY_LIMIT:
+            doomed.append(block.element)
+    for el in doomed:
+        remove_keeping_tail(el)
+
+
+def refine_region(root: Element, main: Element) -> Element:
+    """The improved main-text region for the max-P element ``main`` of tree ``root`` (edited in place)."""
+    region = widen_to_siblings(main, root)
+    drop_link_lists(region)
+    return region

@@ -1,0 +1,87 @@
+"""Fitted models as versioned JSON documents; numeric arrays are embedded, typed and checked.
+
+Never pickle: a model file may come from a shared store, so loading must not run code.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import numpy as np
+
+from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
+
+FORMAT = "scrapy-boilerplate/model"
+_ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
+
+
+def _encode_array(array: np.ndarray) -> dict[str, Any]:
+    array = np.ascontiguousarray(array)
+    if array.dtype.byteorder == ">":
+        array = array.astype(array.dtype.newbyteorder("<"))
+    dtype = array.dtype.str
+    if dtype not in _ALLOWED_DTYPES:
+        raise TypeError(f"cannot save arrays of dtype {dtype}")
+    return {"dtype": dtype, "shape": list(array.shape), "data": base64.b64encode(array.tobytes()).decode("ascii")}
+
+
+def _decode_array(name: str, spec: Any) -> np.ndarray:
+    try:
+        dtype, shape, data = spec["dtype"], tuple(int(n) for n in spec["shape"]), spec["data"]
+        if dtype not in _ALLOWED_DTYPES:
+            raise ModelFormatError(f"array {name!r}: dtype {dtype!r} not allowed")
+        raw = base64.b64decode(data, validate=True)
+        return np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
+    except ModelFormatError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelFormatError(f"array {name!r} is malformed: {exc}") from exc
+
+
+def dump_model(model: SiteModel) -> bytes:
+    """Serialise a fitted model to UTF-8 JSON bytes."""
+    if not model.is_fitted:
+        raise ValueError(f"cannot save an unfitted {model.name} model")
+    state, arrays = model._get_state()
+    document = {
+        "format": FORMAT,
+        "model": model.name,
+        "version": model.format_version,
+        "params": model.get_params(),
+        "state": state,
+        "arrays": {name: _encode_array(a) for name, a in arrays.items()},
+    }
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def load_model(data: bytes) -> SiteModel:
+    """Rebuild a fitted model from :func:`dump_model` output, validating every part."""
+    from scrapy_boilerplate.models.registry import UnknownModelError, get_model_class
+
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFormatError(f"not a model file: {exc}") from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ModelFormatError("not a scrapy-boilerplate model file")
+    try:
+        cls = get_model_class(document.get("model"))
+    except UnknownModelError as exc:
+        raise ModelFormatError(str(exc)) from exc
+    if document.get("version") != cls.format_version:
+        raise ModelFormatError(
+            f"{cls.name} model format version {document.get('version')!r} is not supported "
+            f"(this release reads version {cls.format_version}); re-fit the model"
+        )
+    params, state, arrays = document.get("params"), document.get("state"), document.get("arrays")
+    if not isinstance(params, dict) or not isinstance(state, dict) or not isinstance(arrays, dict):
+        raise ModelFormatError("model file lacks params, state or arrays")
+    try:
+        model = cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ModelFormatError(f"bad {cls.name} parameters: {exc}") from exc
+    model._set_state(state, {name: _decode_array(name, spec) for name, spec in arrays.items()})
+    model._fitted = True
+    return model

@@ -1,0 +1,53 @@
+"""Model specs on the command line: ``NAME`` or ``NAME:param=value[:param=value...]``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from scrapy_boilerplate.models.base import SiteModel
+from scrapy_boilerplate.models.registry import create_model, get_model_class
+
+
+def _parse_value(raw: str) -> Any:
+    """JSON when it parses (numbers, true/false, null), otherwise the raw string."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model name plus constructor parameters, e.g. ``pvalue:variant=paper``."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> ModelSpec:
+        """Parse ``NAME[:k=v...]``; unknown names or malformed parameters raise ``ValueError``."""
+        name, *pairs = text.strip().split(":")
+        params: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise ValueError(f"bad model parameter {pair!r} in {text!r}: expected key=value")
+            params[key] = _parse_value(value)
+        get_model_class(name)  # raises UnknownModelError (a ValueError) with the valid names
+        spec = cls(name, params)
+        spec.create()  # validate parameters now, not half-way through a run
+        return spec
+
+    @property
+    def label(self) -> str:
+        """How the spec is shown in tables and logs."""
+        return ":".join([self.name, *(f"{k}={v}" for k, v in self.params.items())])
+
+    def create(self) -> SiteModel:
+        """A new unfitted model; bad parameters raise ``ValueError`` naming the model."""
+        try:
+            return create_model(self.name, **self.params)
+        except TypeError as exc:
+            raise ValueError(f"bad parameters for model {self.name!r}: {exc}") from exc

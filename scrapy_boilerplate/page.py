@@ -1,0 +1,63 @@
+"""A page as every model sees it: URL, decoded HTML and one lazily parsed, content-only tree."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import lxml.html
+
+from scrapy_boilerplate.html import decode_html, drop_non_content, parse_html
+
+if TYPE_CHECKING:
+    from scrapy.http import TextResponse
+
+
+@dataclass(eq=False)
+class Page:
+    """One web page.  ``tree`` is parsed once and shared; models must copy it before editing."""
+
+    html: str
+    url: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_bytes(cls, body: bytes, url: str = "", content_type: str | None = None) -> Page:
+        """Decode raw bytes as a crawler would (BOM, HTTP charset, ``<meta>``, UTF-8)."""
+        return cls(decode_html(body, content_type), url)
+
+    @classmethod
+    def from_response(cls, response: TextResponse) -> Page:
+        """Reuse Scrapy's own decoding (``response.text``)."""
+        return cls(response.text, response.url)
+
+    @functools.cached_property
+    def _parsed(self) -> tuple[lxml.html.HtmlElement, bool]:
+        parsed = parse_html(self.html)
+        drop_non_content(parsed.root)
+        return parsed.root, parsed.truncated
+
+    @property
+    def tree(self) -> lxml.html.HtmlElement:
+        """The parsed ``<html>`` root with scripts, styles, templates and comments dropped.
+
+        Shared and read-only by convention: use :meth:`copy_tree` to get one you may edit.
+        """
+        return self._parsed[0]
+
+    @property
+    def truncated(self) -> bool:
+        """True when the parser gave up part of the page (e.g. nesting deeper than libxml2 allows)."""
+        return self._parsed[1]
+
+    @property
+    def body(self) -> lxml.html.HtmlElement:
+        """The ``<body>`` element of :attr:`tree`."""
+        body = self.tree.find("body")
+        return body if body is not None else self.tree
+
+    def copy_tree(self) -> lxml.html.HtmlElement:
+        """A private deep copy of :attr:`tree`."""
+        return copy.deepcopy(self.tree)

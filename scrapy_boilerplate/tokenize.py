@@ -1,0 +1,69 @@
+"""The one tokeniser: NFKC, case-folded runs of letters/digits/marks, one token per CJK/Thai char.
+
+It is the token definition of the evaluation metric (``../shared/datasets/README.md``), and
+models that count words use it too, so "a word" means the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+import unicodedata
+from collections import Counter
+
+# Scripts written without spaces between words; each character is one token.
+_UNSPACED_RANGES = (
+    (0x0E00, 0x0E7F),  # Thai
+    (0x0E80, 0x0EFF),  # Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x309F),  # Hiragana
+    (0x30A0, 0x30FF),  # Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x3134F),  # CJK extensions B..G
+)
+
+
+def _char_class(ranges: list[tuple[int, int]]) -> str:
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
+    )
+
+
+@functools.cache
+def _combining_mark_ranges() -> list[tuple[int, int]]:
+    """Code point ranges of Unicode categories Mn, Mc, Me (computed once, on first use)."""
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x300, sys.maxunicode + 1):
+        if unicodedata.category(chr(cp))[0] == "M":
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return ranges
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    unspaced = re.compile(f"([{_char_class(list(_UNSPACED_RANGES))}])")
+    word = re.compile(rf"[\w{_char_class(_combining_mark_ranges())}]+")
+    return unspaced, word
+
+
+def tokenize(text: str | None) -> list[str]:
+    """Word tokens of ``text`` as the metric defines them (underscore separates words)."""
+    if not text:
+        return []
+    unspaced, word = _patterns()
+    text = unicodedata.normalize("NFKC", text).casefold().replace("_", " ")
+    return word.findall(unspaced.sub(r" \1 ", text))
+
+
+def token_bag(text: str | None) -> Counter[str]:
+    """Multiset of the tokens of ``text``."""
+    return Counter(tokenize(text))
