@@ -1,0 +1,112 @@
+"""Synthetic multi-page sites with a known article text, for tests, demos and benchmarks.
+
+Each site has a shared template (header, navigation, cookie banner, sidebar, related links,
+comments, footer) around a varying article, with some layout variation between pages, so a
+model's output can be checked against the article text it should keep.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import dataclass
+
+_WORDS = (
+    "river harbor council winter market railway garden village engineer report school "
+    "budget storm bridge museum season harvest mayor library festival county station "
+    "orchard lantern meadow factory voyage ledger quarry tunnel beacon granary canal "
+    "archive furnace pasture chapel timber cargo signal compass harbour valley summit"
+).split()
+_VERBS = "opened reported announced described measured repaired visited planned studied built".split()
+_ADJECTIVES = "new old northern quiet busy early late local public narrow broad famous".split()
+
+
+@dataclass(frozen=True)
+class SyntheticPage:
+    """One generated page and the ground truth of its main content."""
+
+    url: str
+    html: str
+    title: str
+    article_text: str
+    template_texts: tuple[str, ...]
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(_ADJECTIVES), rng.choice(_WORDS), rng.choice(_VERBS), "the",
+             rng.choice(_ADJECTIVES), rng.choice(_WORDS)]
+    words += rng.sample(_WORDS, rng.randint(3, 9))
+    return " ".join(words).capitalize() + "."
+
+
+def _paragraph(rng: random.Random) -> str:
+    return " ".join(_sentence(rng) for _ in range(rng.randint(2, 5)))
+
+
+def _title(rng: random.Random) -> str:
+    return f"The {rng.choice(_ADJECTIVES)} {rng.choice(_WORDS)} {rng.choice(_VERBS)} in {rng.choice(_WORDS)} {rng.randint(2, 99)}".title()
+
+
+@dataclass(frozen=True)
+class _Template:
+    site: str
+    nav: tuple[str, ...]
+    sidebar: tuple[str, ...]
+    footer: str
+    cookie: str
+
+
+def _template(site: str, rng: random.Random) -> _Template:
+    nav = tuple(w.title() for w in rng.sample(_WORDS, 7))
+    sidebar = tuple(_title(rng) for _ in range(5))
+    footer = f"Copyright {site}. All rights reserved. Contact the {rng.choice(_WORDS)} desk."
+    cookie = "We use cookies to improve your experience. Accept all cookies or manage settings."
+    return _Template(site, nav, sidebar, footer, cookie)
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: list[str],
+            comments: list[str], variant: int) -> str:
+    nav = "".join(f'<li><a href="/{w.lower()}/">{_esc(w)}</a></li>' for w in t.nav)
+    side = "".join(f'<li><a href="/p/{i}">{_esc(s)}</a></li>' for i, s in enumerate(t.sidebar))
+    rel = "".join(f'<li><a href="/r/{i}">{_esc(s)}</a></li>' for i, s in enumerate(related))
+    com = "".join(f'<div class="comment"><span class="who">reader{i}</span><p>{_esc(c)}</p></div>'
+                  for i, c in enumerate(comments))
+    body = "".join(f"<p>{_esc(p)}</p>" for p in paragraphs)
+    article = (f'<article class="post"><h1>{_esc(title)}</h1>'
+               f'<div class="entry">{body}</div></article>')
+    sidebar = f'<aside class="sidebar"><h3>Popular</h3><ul>{side}</ul><div class="ad">Advertisement</div></aside>'
+    banner = f'<div class="breaking"><a href="/live">Live updates from the {_esc(t.site)} newsroom</a></div>' if variant == 2 else ""
+    main = f'<div class="main">{banner}{article}<div class="related"><h3>Related</h3><ul>{rel}</ul></div>' \
+           f'<div class="comments"><h3>Comments</h3>{com}</div></div>'
+    columns = main + sidebar if variant != 1 else sidebar + main
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{_esc(title)} | {_esc(t.site)}</title>'
+        f'<style>body{{font-family:serif}}</style><script>var tracking = 1;</script></head><body>'
+        f'<div id="cookie-banner">{_esc(t.cookie)}</div>'
+        f'<header><a class="logo" href="/">{_esc(t.site)}</a><nav><ul>{nav}</ul></nav></header>'
+        f'<div class="wrap">{columns}</div>'
+        f'<footer><p>{_esc(t.footer)}</p></footer></body></html>'
+    )
+
+
+def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, variation: bool = True) -> list[SyntheticPage]:
+    """``n_pages`` pages of one site sharing a template; with ``variation``, some pages differ in
+    layout (sidebar first, an extra banner) the way real templates drift between sections."""
+    rng = random.Random(f"{site}/{seed}")
+    template = _template(site, rng)
+    titles = [_title(rng) for _ in range(n_pages)]
+    pages = []
+    for i, title in enumerate(titles):
+        paragraphs = [_paragraph(rng) for _ in range(rng.randint(3, 7))]
+        related = rng.sample([t for j, t in enumerate(titles) if j != i], min(4, n_pages - 1))
+        comments = [_sentence(rng) for _ in range(rng.randint(0, 3))]
+        variant = (i % 5) if variation else 0
+        url = f"http://{site}/article/{i}.html"
+        page_html = _render(template, url, title, paragraphs, related, comments, variant if variant in (1, 2) else 0)
+        template_texts = (*template.nav, *template.sidebar, template.footer, template.cookie)
+        pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *paragraphs]), template_texts))
+    return pages
