@@ -110,3 +110,18 @@ def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, varia
         template_texts = (*template.nav, *template.sidebar, template.footer, template.cookie)
         pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *paragraphs]), template_texts))
     return pages
+
+
+def write_corpus(root: str, sites: dict[str, int], seed: int = 0) -> int:
+    """Write synthetic sites as ``root/<site>/NN.html`` plus gold ``NN.txt``; returns pages written."""
+    from pathlib import Path
+
+    written = 0
+    for index, (site, n_pages) in enumerate(sorted(sites.items())):
+        folder = Path(root) / site
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(make_site(site, n_pages, seed=seed + index)):
+            (folder / f"{i:02d}.html").write_text(page.html, encoding="utf-8")
+            (folder / f"{i:02d}.txt").write_text(page.article_text + "\n", encoding="utf-8")
+            written += 1
+    return written

@@ -1,0 +1,29 @@
+"""Shared fixtures: synthetic multi-page sites written to disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate.synthetic import SyntheticPage, make_site
+
+
+def write_site(root: Path, site: str, pages: list[SyntheticPage], gold: bool = True) -> Path:
+    """Write pages as ``root/site/NN.html`` (+ gold ``NN.txt``) and return the site folder."""
+    folder = root / site
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, page in enumerate(pages):
+        (folder / f"{i:02d}.html").write_text(page.html, encoding="utf-8")
+        if gold:
+            (folder / f"{i:02d}.txt").write_text(page.article_text, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """Two synthetic sites of 6 pages each under ``tmp_path/corpus``."""
+    root = tmp_path / "corpus"
+    write_site(root, "news.example", make_site("news.example", 6, seed=1))
+    write_site(root, "blog.example", make_site("blog.example", 6, seed=2))
+    return root

@@ -1,0 +1,29 @@
+from scrapy_boilerplate.html import drop_non_content, parse_html, to_text
+from scrapy_boilerplate.html.clean import remove_keeping_tail
+
+
+def test_non_content_nodes_are_dropped_and_tails_kept():
+    root = parse_html(
+        "<body><p>a<script>var x = 'hidden';</script>b<!-- note -->c</p>"
+        "<style>p{color:red}</style><noscript>enable js</noscript><template><p>t</p></template>d</body>"
+    ).root
+    removed = drop_non_content(root)
+    assert removed == 5
+    assert to_text(root) == "abc\n\nd"
+    assert root.xpath("//script|//style|//noscript|//template|//comment()") == []
+
+
+def test_remove_keeping_tail_appends_to_previous_sibling_or_parent():
+    root = parse_html("<body><p>x<b>bold</b> tail1<i>it</i> tail2</p></body>").root
+    bold, italic = root.find(".//b"), root.find(".//i")
+    remove_keeping_tail(bold)
+    remove_keeping_tail(italic)
+    assert to_text(root) == "x tail1 tail2"
+
+
+def test_page_tree_is_already_clean():
+    from scrapy_boilerplate.page import Page
+
+    page = Page("<html><head><script>1</script></head><body><p>hi</p><script>2</script></body></html>")
+    assert page.tree.xpath("//script") == []
+    assert page.html.count("<script>") == 2  # the raw HTML is kept as given

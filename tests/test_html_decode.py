@@ -1,0 +1,33 @@
+from scrapy_boilerplate.html import decode_html, looks_binary
+
+
+def test_bom_wins_over_meta_and_header():
+    body = "\ufeff<html><meta charset='latin-1'><p>café</p>".encode("utf-8")
+    assert "café" in decode_html(body, "text/html; charset=latin-1")
+
+
+def test_http_charset_wins_over_meta():
+    body = "<meta charset='utf-8'><p>привет</p>".encode("cp1251")
+    assert "привет" in decode_html(body, "text/html; charset=windows-1251")
+
+
+def test_meta_charset_used_without_header():
+    body = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><p>naïve</p>'
+    assert "naïve" in decode_html(body.encode("latin-1"))
+
+
+def test_utf8_default_and_replacement_for_mis_encoded_bytes():
+    assert "日本" in decode_html("<p>日本</p>".encode("utf-8"))
+    text = decode_html(b"<p>caf\xe9 \xff\xfe ok</p>", "text/html; charset=utf-8")
+    assert "\ufffd" in text and "ok" in text
+
+
+def test_empty_body_gives_empty_text():
+    assert decode_html(b"") == ""
+
+
+def test_binary_sniffing():
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20
+    assert looks_binary(png)
+    assert not looks_binary("<html><body><p>plain text é</p></body></html>".encode("utf-8"))
+    assert not looks_binary(b"")

@@ -1,0 +1,75 @@
+import time
+
+from scrapy_boilerplate.html import parse_html, to_text
+from scrapy_boilerplate.page import Page
+
+
+def test_empty_and_whitespace_input_give_an_empty_document():
+    for text in ("", "   \n", "\x00\x00"):
+        parsed = parse_html(text)
+        assert parsed.root.tag == "html"
+        assert parsed.root.find("body") is not None
+        assert to_text(parsed.root) == ""
+
+
+def test_nul_bytes_are_stripped_not_fatal():
+    parsed = parse_html("<p>before\x00after</p><p>next</p>")
+    assert to_text(parsed.root) == "beforeafter\n\nnext"
+
+
+def test_broken_markup_recovers():
+    parsed = parse_html("<div><p>one<p>two</span></div></td><li>three")
+    text = to_text(parsed.root)
+    assert "one" in text and "two" in text and "three" in text
+
+
+def test_fragment_gets_a_body():
+    parsed = parse_html("just text")
+    assert parsed.root.find("body") is not None
+    assert to_text(parsed.root) == "just text"
+
+
+def test_no_external_entities_or_network():
+    hostile = (
+        '<?xml version="1.0"?><!DOCTYPE html [<!ENTITY secret SYSTEM "file:///etc/passwd">]>'
+        "<html><body><p>x&secret;y</p></body></html>"
+    )
+    text = to_text(parse_html(hostile).root)
+    assert "root:" not in text
+    assert "x" in text
+
+
+def test_html_entities_are_decoded():
+    assert to_text(parse_html("<p>caf&eacute; &amp; tea&nbsp;time</p>").root) == "café & tea time"
+
+
+def test_deep_nesting_is_survived_and_flagged():
+    depth = 10_000
+    text = "<html><body><p>start</p>" + "<div>" * depth + "deep" + "</div>" * depth + "</body></html>"
+    page = Page(text)
+    assert page.truncated  # libxml2 gives up past its depth limit and we say so
+    assert "start" in to_text(page.body)
+
+
+def test_moderate_nesting_is_parsed_fully():
+    depth = 1_000
+    text = "<p>start</p>" + "<div>" * depth + "deep" + "</div>" * depth + "<p>end</p>"
+    page = Page(text)
+    assert not page.truncated
+    assert to_text(page.body).split() == ["start", "deep", "end"]
+
+
+def test_huge_page_parses():
+    paragraph = "<p>" + "word " * 200 + "</p>"
+    text = "<html><body>" + paragraph * (10 * 1024 * 1024 // len(paragraph)) + "</body></html>"
+    assert len(text) >= 9_900_000
+    started = time.perf_counter()
+    page = Page(text)
+    assert len(page.body) > 10_000
+    assert time.perf_counter() - started < 60  # a sanity bound, not a performance target
+
+
+def test_binary_garbage_does_not_crash():
+    garbage = bytes(range(256)).decode("latin-1") * 100
+    page = Page(garbage)
+    assert isinstance(to_text(page.body), str)

@@ -1,0 +1,130 @@
+"""The contract every registered site model keeps; runs over the whole registry."""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+import pytest
+
+from scrapy_boilerplate.evaluation.metric import score_text
+from scrapy_boilerplate.models import (
+    ModelFormatError,
+    NotFittedError,
+    UnknownModelError,
+    available_models,
+    create_model,
+    dump_model,
+    load_model,
+)
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+MODELS = available_models()
+BAD_PAGES = [
+    "",
+    "\x00\x01\x02" * 300,
+    "<html><body><div><p>unclosed <b>tags <table><tr><td>cell",
+    "<html><body>" + "<div>" * 3000 + "deep" + "</div>" * 3000 + "</body></html>",
+    "plain text with no markup at all",
+]
+
+
+def site_pages(name: str = "contract.example", n: int = 8, seed: int = 3) -> tuple[list[Page], list]:
+    synthetic = make_site(name, n, seed=seed)
+    return [Page(s.html, s.url) for s in synthetic], synthetic
+
+
+def test_registry_lists_the_built_in_models():
+    assert "pvalue" in MODELS
+    with pytest.raises(UnknownModelError, match="choose one of"):
+        create_model("no-such-model")
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_clean_refuses_before_fit(name):
+    pages, _ = site_pages()
+    with pytest.raises(NotFittedError, match="not fitted"):
+        create_model(name).clean(pages[0])
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_fit_returns_self_and_clean_keeps_the_article(name):
+    pages, synthetic = site_pages()
+    model = create_model(name)
+    assert model.fit(pages) is model
+    for page, truth in zip(pages, synthetic):
+        cleaned = model.clean(page)
+        assert cleaned.model == name
+        assert score_text(cleaned.text, truth.article_text).r > 0.8
+        assert "Copyright contract.example" not in cleaned.text
+        assert 0.0 <= cleaned.removed_share <= 1.0
+        assert cleaned.kept_chars <= cleaned.total_chars
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_clean_never_mutates_its_input(name):
+    pages, _ = site_pages()
+    model = create_model(name).fit(pages)
+    before = [lxml.html.tostring(p.tree) for p in pages]
+    html_before = [p.html for p in pages]
+    for page in pages:
+        model.clean(page)
+    assert [lxml.html.tostring(p.tree) for p in pages] == before
+    assert [p.html for p in pages] == html_before
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_save_load_round_trip_cleans_identically(name, tmp_path):
+    pages, _ = site_pages()
+    unseen, _ = site_pages(n=3, seed=4)
+    model = create_model(name).fit(pages)
+    path = tmp_path / f"{name}.json"
+    model.save(path)
+    loaded = type(model).load(path)
+    assert loaded.get_params() == model.get_params()
+    for page in pages + unseen:
+        assert loaded.clean(page).text == model.clean(page).text
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["model"] == name and document["version"] == model.format_version
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_load_rejects_damaged_or_foreign_files(name):
+    pages, _ = site_pages()
+    data = json.loads(dump_model(create_model(name).fit(pages)))
+    with pytest.raises(ModelFormatError):
+        load_model(b"\x80not json")
+    with pytest.raises(ModelFormatError):
+        load_model(json.dumps({**data, "format": "pickle"}).encode())
+    with pytest.raises(ModelFormatError, match="version"):
+        load_model(json.dumps({**data, "version": 999}).encode())
+    with pytest.raises(ModelFormatError):
+        load_model(json.dumps({**data, "model": "nope"}).encode())
+    with pytest.raises(ModelFormatError):
+        load_model(json.dumps({**data, "params": {"no_such_param": 1}}).encode())
+    with pytest.raises(ModelFormatError):
+        load_model(json.dumps({**data, "state": "garbage"}).encode())
+
+
+def test_unfitted_model_cannot_be_saved():
+    with pytest.raises(ValueError, match="unfitted"):
+        dump_model(create_model("pvalue"))
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_bad_pages_do_not_crash_fit_or_clean(name):
+    pages, _ = site_pages()
+    bad = [Page(text) for text in BAD_PAGES]
+    model = create_model(name).fit(pages + bad)
+    for page in bad + pages[:2]:
+        cleaned = model.clean(page)
+        assert isinstance(cleaned.text, str)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_tiny_samples_do_not_crash(name):
+    pages, _ = site_pages(n=3)
+    for sample in ([], pages[:1]):
+        model = create_model(name).fit(sample)
+        assert isinstance(model.clean(pages[2]).text, str)

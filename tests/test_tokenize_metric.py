@@ -1,0 +1,49 @@
+from collections import Counter
+
+import pytest
+
+from scrapy_boilerplate.evaluation.metric import mean_score, score_text
+from scrapy_boilerplate.tokenize import token_bag, tokenize
+
+
+def test_words_are_casefolded_letter_digit_runs():
+    assert tokenize("Hello, World! It's 2012_v2.") == ["hello", "world", "it", "s", "2012", "v2"]
+
+
+def test_nfkc_and_casefold():
+    assert tokenize("ﬁne STRASSE Straße") == ["fine", "strasse", "strasse"]
+
+
+def test_combining_marks_stay_inside_words():
+    assert tokenize("cafe\u0301 nai\u0308ve") == ["café", "naïve"]  # NFKC composes them
+    assert tokenize("x\u0334y") == ["x\u0334y"]  # a mark with no precomposed form still joins
+
+
+def test_unspaced_scripts_are_one_token_per_character():
+    assert tokenize("東京タワー is tall") == ["東", "京", "タ", "ワ", "ー", "is", "tall"]
+    assert tokenize("สวัสดี") == ["ส", "ว", "ั", "ส", "ด", "ี"]
+
+
+def test_bag_counts():
+    assert token_bag("a b a") == Counter({"a": 2, "b": 1})
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "expected"),
+    [
+        ("", "", (1.0, 1.0, 1.0)),
+        ("x", "", (0.0, 1.0, 0.0)),
+        ("", "x", (0.0, 0.0, 0.0)),
+        (None, "x", (0.0, 0.0, 0.0)),
+        ("a a b c", "a b b", (0.5, 2 / 3, 2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))),
+    ],
+)
+def test_score_definition(pred, gold, expected):
+    score = score_text(pred, gold)
+    assert (score.p, score.r, score.f1) == pytest.approx(expected)
+
+
+def test_mean_is_macro_over_pages():
+    mean = mean_score([score_text("a", "a"), score_text("", "a")])
+    assert (mean.n, mean.f1) == (2, 0.5)
+    assert mean_score([]).f1 is None
