@@ -29,7 +29,7 @@ def find_sites(root: str | Path) -> list[Site]:
     if not root.is_dir():
         raise NotADirectoryError(f"{root} is not a directory")
     sites = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         dirnames.sort()
         pages = sorted(name for name in filenames if name.lower().endswith(".html"))
         if pages:
