@@ -14,6 +14,7 @@ import numpy as np
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.tokenize import tokenize
 
 # The TABLE-only partition of InfoDiscoverer; BODY collects the text outside every table.
 TABLE_TAGS: frozenset[str] = frozenset({"table", "body"})
@@ -84,3 +85,8 @@ def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdic
         for block, verdict in zip(blocks, verdicts)
     )
     return CleanedPage(text, html, model, total, len(text), score, decisions)
+
+
+def block_terms(blocks: Sequence[Block]) -> list[list[str]]:
+    """Each block's terms (the project's tokens), in order, repeats kept."""
+    return [tokenize(block.text) for block in blocks]
