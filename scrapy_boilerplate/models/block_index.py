@@ -17,6 +17,7 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block
+from scrapy_boilerplate.models.base import ModelFormatError
 from scrapy_boilerplate.models.block_common import check_array, expand_ranges, stable_keys, text_lines
 
 _ATTRIBUTES = ("title", "alt")
@@ -186,8 +187,6 @@ class BlockIndex:
     @classmethod
     def from_arrays(cls, tag_vocab: list[str], arrays: dict[str, np.ndarray]) -> BlockIndex:
         """Rebuild from :meth:`arrays`; raises ``ModelFormatError`` when they do not fit together."""
-        from scrapy_boilerplate.models.base import ModelFormatError
-
         tag_matrix = check_array(arrays, "tag_matrix", "f", 2)
         inv_norm = check_array(arrays, "inv_norm", "f")
         keys, post_block = check_array(arrays, "post_keys", "u"), check_array(arrays, "post_block", "i")
