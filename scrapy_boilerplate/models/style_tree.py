@@ -1,0 +1,134 @@
+"""``style_tree``: the Site Style Tree of Yi, Liu and Li, "Eliminating Noisy Information in Web
+Pages for Data Mining", KDD 2003.
+
+``fit`` merges the sample's DOM trees into a site style tree (:mod:`.sst_build`), computes node and
+composite importance and marks noisy and meaningful nodes (:mod:`.sst_importance`), and keeps the
+simplified SST (:mod:`.sst_compact`).  ``clean`` maps a page onto it (:mod:`.sst_map`) and drops
+what maps to noisy nodes.  The paper's three enhancements are switches: ``merge_elements``,
+``virtual_leaves`` and ``local_noise``.
+
+``variant="paper"`` stops there: the page minus its noise.  ``variant="improved"`` (default)
+matches children by (key, occurrence) and then picks the main text inside what the SST kept
+(:mod:`.style_tree_refine`), because users want the article, not "everything that varies".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lxml.html
+import numpy as np
+
+from scrapy_boilerplate.html import remove_keeping_tail, to_text
+from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.registry import register
+from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
+from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
+from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
+from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
+from scrapy_boilerplate.page import Page
+
+VARIANTS = ("paper",)
+
+
+def _unit(name: str, value: float) -> float:
+    value = float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be within [0, 1], got {value!r}")
+    return value
+
+
+@register
+class StyleTreeModel(SiteModel):
+    """Site Style Tree noise elimination.
+
+    Parameters
+    ----------
+    variant: ``"paper"`` (the page minus SST noise) or ``"improved"`` (the main text within it).
+    threshold: composite importance below which a node (and all below it) is noise.
+    attenuation: the attenuating factor g of composite importance.
+    merge_elements, virtual_leaves, local_noise: the paper's three enhancements.
+    local_noise_entropy: entropy from which a feature inside a meaningful node is locally noisy.
+    """
+
+    name = "style_tree"
+
+    def __init__(self, variant: str = "paper", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
+                 merge_elements: bool = True, virtual_leaves: bool = True, local_noise: bool = True,
+                 local_noise_entropy: float = LOCAL_NOISE_ENTROPY) -> None:
+        super().__init__()
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+        self.variant = variant
+        self.threshold = _unit("threshold", threshold)
+        self.attenuation = _unit("attenuation", attenuation)
+        self.merge_elements = bool(merge_elements)
+        self.virtual_leaves = bool(virtual_leaves)
+        self.local_noise = bool(local_noise)
+        self.local_noise_entropy = _unit("local_noise_entropy", local_noise_entropy)
+        self._sst: CompactNode | None = None
+
+    @property
+    def aligned(self) -> bool:
+        """Whether children are matched by (key, occurrence) rather than by whole style node."""
+        return self.variant == "improved"
+
+    def _fit(self, pages: list[Page]) -> None:
+        if not pages:  # nothing learned: every part of a page is possibly meaningful
+            self._sst = CompactNode("body", MEANINGFUL, 1.0)
+            return
+        options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements)
+        sst = SiteStyleTree(options).add_pages(page.body for page in pages)
+        sst.release()
+        infos = mark(sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.local_noise else None)
+        self._sst = simplify(sst.root, infos, aligned=self.aligned)
+
+    def regions(self, page: Page) -> list[Region]:
+        """The page's regions as the fitted SST decides them (``page`` is not modified)."""
+        assert self._sst is not None
+        return map_page(self._sst, page.body, self.threshold, self.aligned)
+
+    def _clean(self, page: Page) -> CleanedPage:
+        regions = self.regions(page)
+        if self.local_noise:
+            regions += self._local_noise_regions(regions)
+        tree = page.copy_tree()
+        body = tree.find("body") if tree.find("body") is not None else tree
+        removed = {id(r.element) for r in regions if not r.kept}
+        original_root = page.tree
+        doomed = [copy for original, copy in zip(original_root.iter(), tree.iter()) if id(original) in removed]
+        for el in doomed:
+            remove_keeping_tail(el)
+        region_root = body
+        if self.variant == "improved":
+            from scrapy_boilerplate.models.style_tree_refine import refine
+
+            region_root = refine(tree, body)
+        text = to_text(region_root)
+        decisions = tuple(
+            Decision(page.tree.getroottree().getpath(r.element), r.kept, len(to_text(r.element)), r.reason)
+            for r in regions
+        )
+        removed_chars = sum(d.chars for d in decisions if not d.kept)
+        total = len(text) + removed_chars
+        html = lxml.html.tostring(region_root, encoding="unicode")
+        return CleanedPage(text, html, self.name, total, len(text), None, decisions)
+
+    def _local_noise_regions(self, regions: list[Region]) -> list[Region]:
+        """Leaves of meaningful regions whose features are all locally noisy (enhancement 3)."""
+        out = []
+        for region in regions:
+            if region.kept and region.node is not None and region.node.local_noise:
+                for leaf in locally_noisy_leaves(region.element, region.node.local_noise, self.virtual_leaves):
+                    reason = f"every content feature has entropy >= {self.local_noise_entropy:.2f} (locally noisy)"
+                    out.append(Region(leaf, False, reason, None))
+        return out
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        assert self._sst is not None
+        return to_state(self._sst)
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        if not isinstance(state, dict):
+            raise ModelFormatError("style_tree state must be an object")
+        self._sst = from_state(state, arrays)
