@@ -55,9 +55,13 @@ def is_leaf(el: Element, virtual_leaves: bool) -> bool:
     return virtual_leaves and all(not element_children(child) for child in children)
 
 
-def content_features(el: Element) -> Counter[str]:
-    """Actual content features of a leaf: its words, image sources (``img:``) and link targets (``a:``)."""
-    features: Counter[str] = Counter(tokenize(to_text(el)))
+def content_features(el: Element, shingle: int = 1) -> Counter[str]:
+    """Actual content features of a leaf: its words (or runs of ``shingle`` words), image sources
+    (``img:``) and link targets (``a:``)."""
+    words = tokenize(to_text(el))
+    if shingle > 1 and len(words) >= shingle:
+        words = [" ".join(words[i:i + shingle]) for i in range(len(words) - shingle + 1)]
+    features: Counter[str] = Counter(words)
     for node in el.iter("img", "a"):
         target = node.get("src") if node.tag == "img" else node.get("href")
         if target:
@@ -78,6 +82,7 @@ class ElementNode:
     styles: dict[tuple[str, ...], StyleNode] = field(default_factory=dict)
     leaf_pages: int = 0
     features: dict[str, dict[int, int]] = field(default_factory=dict)
+    shingle: int = 1
     first: Element | None = field(default=None, repr=False)  # first page's element, while building
     _signature: frozenset[str] | None = field(default=None, repr=False)
 
@@ -91,7 +96,7 @@ class ElementNode:
     def signature(self) -> frozenset[str]:
         """Content features of the first page's subtree (computed on demand, for merging)."""
         if self._signature is None:
-            self._signature = frozenset(content_features(self.first)) if self.first is not None else frozenset()
+            self._signature = frozenset(content_features(self.first, self.shingle)) if self.first is not None else frozenset()
         return self._signature
 
     def children(self) -> list[ElementNode]:
@@ -118,6 +123,7 @@ class BuildOptions:
     virtual_leaves: bool = True
     merge_elements: bool = True
     merge_similarity: float = 0.5  # Jaccard of content signatures at which two nodes merge
+    shingle: int = 1  # words per text feature: 1 is the paper's; 3 tells prose from a small vocabulary
     attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES
 
 
@@ -147,7 +153,7 @@ class SiteStyleTree:
             node, el = stack.pop()
             node.pages += 1
             if is_leaf(el, self.options.virtual_leaves):
-                node.add_features(page_index, content_features(el))
+                node.add_features(page_index, content_features(el, self.options.shingle))
                 continue
             children = element_children(el)
             style = self._style_for(node, children)
@@ -178,11 +184,11 @@ class SiteStyleTree:
             return ElementNode(key)
         candidates = [c for c in parent.children() if c.key == key and all(c is not t for t in taken)]
         if candidates:
-            signature = frozenset(content_features(el))
+            signature = frozenset(content_features(el, self.options.shingle))
             for candidate in candidates:
                 if _jaccard(candidate.signature(), signature) >= self.options.merge_similarity:
                     return candidate
-        return ElementNode(key, first=el)
+        return ElementNode(key, shingle=self.options.shingle, first=el)
 
     def release(self) -> None:
         """Drop the references to the sample's DOM elements kept for merging."""

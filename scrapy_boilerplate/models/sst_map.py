@@ -82,7 +82,7 @@ def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
     return regions
 
 
-def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool) -> list[Element]:
+def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool, shingle: int = 1) -> list[Element]:
     """Leaves inside a meaningful ``region`` whose content features are all locally noisy."""
     if not noise:
         return []
@@ -91,7 +91,7 @@ def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves:
     while stack:
         el = stack.pop()
         if el is not region and is_leaf(el, virtual_leaves):
-            features = content_features(el)
+            features = content_features(el, shingle)
             if features and all(f in noise for f in features):
                 doomed.append(el)
             continue

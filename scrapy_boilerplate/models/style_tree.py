@@ -28,7 +28,8 @@ from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_EN
 from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
 from scrapy_boilerplate.page import Page
 
-VARIANTS = ("paper",)
+VARIANTS = ("paper", "improved")
+IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
 
 
 def _unit(name: str, value: float) -> float:
@@ -53,7 +54,7 @@ class StyleTreeModel(SiteModel):
 
     name = "style_tree"
 
-    def __init__(self, variant: str = "paper", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
+    def __init__(self, variant: str = "improved", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
                  merge_elements: bool = True, virtual_leaves: bool = True, local_noise: bool = True,
                  local_noise_entropy: float = LOCAL_NOISE_ENTROPY) -> None:
         super().__init__()
@@ -69,6 +70,11 @@ class StyleTreeModel(SiteModel):
         self._sst: CompactNode | None = None
 
     @property
+    def shingle(self) -> int:
+        """Words per text feature: the paper's single words, or word 3-grams in the improved variant."""
+        return IMPROVED_SHINGLE if self.variant == "improved" else 1
+
+    @property
     def aligned(self) -> bool:
         """Whether children are matched by (key, occurrence) rather than by whole style node."""
         return self.variant == "improved"
@@ -77,7 +83,8 @@ class StyleTreeModel(SiteModel):
         if not pages:  # nothing learned: every part of a page is possibly meaningful
             self._sst = CompactNode("body", MEANINGFUL, 1.0)
             return
-        options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements)
+        options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements,
+                               shingle=self.shingle)
         sst = SiteStyleTree(options).add_pages(page.body for page in pages)
         sst.release()
         infos = mark(sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.local_noise else None)
@@ -100,10 +107,6 @@ class StyleTreeModel(SiteModel):
         for el in doomed:
             remove_keeping_tail(el)
         region_root = body
-        if self.variant == "improved":
-            from scrapy_boilerplate.models.style_tree_refine import refine
-
-            region_root = refine(tree, body)
         text = to_text(region_root)
         decisions = tuple(
             Decision(page.tree.getroottree().getpath(r.element), r.kept, len(to_text(r.element)), r.reason)
@@ -119,7 +122,7 @@ class StyleTreeModel(SiteModel):
         out = []
         for region in regions:
             if region.kept and region.node is not None and region.node.local_noise:
-                for leaf in locally_noisy_leaves(region.element, region.node.local_noise, self.virtual_leaves):
+                for leaf in locally_noisy_leaves(region.element, region.node.local_noise, self.virtual_leaves, self.shingle):
                     reason = f"every content feature has entropy >= {self.local_noise_entropy:.2f} (locally noisy)"
                     out.append(Region(leaf, False, reason, None))
         return out
