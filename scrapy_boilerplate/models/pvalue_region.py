@@ -10,7 +10,7 @@ from __future__ import annotations
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
-from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import normalize_space
 
 Element = lxml.etree._Element
@@ -28,9 +28,13 @@ def _collapsed(text: str) -> int:
     return len(normalize_space(text))
 
 
-def widen_to_siblings(main: Element, root: Element) -> Element:
-    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text."""
-    lengths = measure(root, _collapsed)
+def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengths] | None = None) -> Element:
+    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
+
+    ``lengths`` (whitespace-collapsed, as :func:`measure` gives them) saves a pass when the caller has them.
+    """
+    if lengths is None:
+        lengths = measure(root, _collapsed)
     current = main
     while True:
         parent = current.getparent()

@@ -14,22 +14,51 @@ matches children by (key, occurrence) and then picks the main text inside what t
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
+import lxml.etree
 import lxml.html
 import numpy as np
 
-from scrapy_boilerplate.html import remove_keeping_tail, to_text
+from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html.measure import measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.pvalue_region import drop_link_lists
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
 from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
+from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
 IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
+
+
+def _collapsed(text: str) -> int:
+    return len(normalize_space(text))
+
+
+def _chars(removal: Removal, el: lxml.etree._Element) -> int:
+    """Visible characters of ``el`` (whitespace collapsed), also once it has been removed."""
+    lengths = removal.lengths.get(el)
+    if lengths is not None:
+        return lengths.text
+    return removal.removed[el][1] if el in removal.removed else 0
+
+
+def _copy_without(el: lxml.etree._Element, removal: Removal) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements (the page stays untouched)."""
+    out = copy.deepcopy(el)
+    out.tail = None
+    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed]
+    for mine in doomed:
+        if mine is out:
+            return lxml.html.Element("div")
+        remove_keeping_tail(mine)
+    return out
 
 
 def _unit(name: str, value: float) -> float:
@@ -99,23 +128,36 @@ class StyleTreeModel(SiteModel):
         regions = self.regions(page)
         if self.local_noise:
             regions += self._local_noise_regions(regions)
-        tree = page.copy_tree()
-        body = tree.find("body") if tree.find("body") is not None else tree
-        removed = {id(r.element) for r in regions if not r.kept}
-        original_root = page.tree
-        doomed = [copy for original, copy in zip(original_root.iter(), tree.iter()) if id(original) in removed]
-        for el in doomed:
-            remove_keeping_tail(el)
-        region_root = body
-        text = to_text(region_root)
-        decisions = tuple(
-            Decision(page.tree.getroottree().getpath(r.element), r.kept, len(to_text(r.element)), r.reason)
-            for r in regions
-        )
-        removed_chars = sum(d.chars for d in decisions if not d.kept)
-        total = len(text) + removed_chars
-        html = lxml.html.tostring(region_root, encoding="unicode")
-        return CleanedPage(text, html, self.name, total, len(text), None, decisions)
+        body = page.body
+        removal = Removal(measure(body, _collapsed))
+        total = removal.lengths[body].text
+        path = page.tree.getroottree().getpath
+        decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
+        for region in regions:
+            if not region.kept:
+                removal.remove(region.element, region.reason)
+        if self.variant == "paper":
+            output, score = _copy_without(body, removal), None
+        else:
+            sst_removed = set(removal.removed)
+            main = find_main_text(body, removal)
+            decisions += [Decision(path(el), False, chars, reason)
+                          for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
+            decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
+                                      f"main text inside the SST's keep: max P = {main.p:.3f}, widened to siblings"))
+            decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
+                          for el in main.title]
+            output = _copy_without(main.main, removal)
+            drop_link_lists(output)
+            if main.title:
+                wrapper = lxml.html.Element("div")
+                for el in [*(_copy_without(t, removal) for t in main.title), output]:
+                    wrapper.append(el)
+                output = wrapper
+            score = main.p
+        text = to_text(output)
+        html = lxml.html.tostring(output, encoding="unicode")
+        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score, tuple(decisions))
 
     def _local_noise_regions(self, regions: list[Region]) -> list[Region]:
         """Leaves of meaningful regions whose features are all locally noisy (enhancement 3)."""
