@@ -34,6 +34,9 @@ from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
+FALLBACK_MIN_CHARS = 200  # less main text than this after SST: try picking it without SST,
+FALLBACK_GAIN = 4  # and take that when it finds this many times more text,
+FALLBACK_MIN_GAINED = 500  # and at least this much (short posts are often really short)
 IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
 
 
@@ -139,25 +142,39 @@ class StyleTreeModel(SiteModel):
         if self.variant == "paper":
             output, score = _copy_without(body, removal), None
         else:
-            sst_removed = set(removal.removed)
-            main = find_main_text(body, removal)
-            decisions += [Decision(path(el), False, chars, reason)
-                          for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
-            decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
-                                      f"main text inside the SST's keep: max P = {main.p:.3f}, widened to siblings"))
-            decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
-                          for el in main.title]
-            output = _copy_without(main.main, removal)
-            drop_link_lists(output)
-            if main.title:
-                wrapper = lxml.html.Element("div")
-                for el in [*(_copy_without(t, removal) for t in main.title), output]:
-                    wrapper.append(el)
-                output = wrapper
-            score = main.p
+            output, score = self._main_text(body, removal, path, decisions)
         text = to_text(output)
         html = lxml.html.tostring(output, encoding="unicode")
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score, tuple(decisions))
+
+    def _main_text(self, body: lxml.etree._Element, removal: Removal, path: Any,
+                   decisions: list[Decision]) -> tuple[lxml.etree._Element, float]:
+        """The improved variant: the main text inside what SST kept (appends its decisions)."""
+        sst_removed = set(removal.removed)
+        main = find_main_text(body, removal)
+        how = "inside the SST's keep"
+        if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
+            # SST took (nearly) everything: the sample repeated this page's article (blog front
+            # pages) or the page is unlike the sample.  Pick the main text without SST.
+            alone = Removal(measure(body, _collapsed))
+            alone_main = find_main_text(body, alone)
+            if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
+                how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
+                removal, main, sst_removed = alone, alone_main, set()
+        decisions += [Decision(path(el), False, chars, reason)
+                      for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
+        decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
+                                  f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
+        decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
+                      for el in main.title]
+        output = _copy_without(main.main, removal)
+        drop_link_lists(output)
+        if main.title:
+            wrapper = lxml.html.Element("div")
+            for el in [*(_copy_without(t, removal) for t in main.title), output]:
+                wrapper.append(el)
+            output = wrapper
+        return output, main.p
 
     def _local_noise_regions(self, regions: list[Region]) -> list[Region]:
         """Leaves of meaningful regions whose features are all locally noisy (enhancement 3)."""

@@ -40,12 +40,20 @@ NEGATIVE_WORDS: tuple[str, ...] = tuple("nav ad ads jp tags".split())
 # A negatively named element is spared when it holds at least this share of the remaining text
 # (then the name describes a wrapper, e.g. <div id="main-nav-and-content">).
 NEGATIVE_MAX_SHARE = 0.5
-TITLE_TAGS = ("h1", "h2")
+# Widen the max-P element to its parent while it holds less than this share of the parent's
+# non-link text: higher than pvalue's 0.6, since SST and the vocabulary already took the noise out.
+SIBLING_SHARE = 0.8
+# A post among like-named siblings that are prose too (this many non-link characters, at most
+# this share of link text) is one of several posts on the page, and they all are main text.
+REPEAT_MAX_LEVELS = 3
+REPEAT_MIN_CHARS = 200
+LINK_DENSITY_LIMIT = 0.5
+TITLE_TAGS = ("h1", "h2", "h3", "h4")
 TITLE_MAX_LEVELS = 3  # how far up from the main-text element the title may sit
 TITLE_MAX_CHARS = 400  # text between title and main text beyond this is not a byline
 COMMENT_HEADING_MAX_CHARS = 40
 COMMENT_HEADING = re.compile(
-    r"^(\d+\s+)?(comments?|responses?|replies|trackbacks?|reader comments|leave a (comment|reply)|discussion)\b", re.I
+    r"^(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (comment|reply)|discussion)\b", re.I
 )
 
 NAMED_XPATH = lxml.etree.XPath(".//*[@class or @id or @role]")
@@ -128,6 +136,23 @@ def cut_comments(region: Element, removal: Removal) -> None:
             return
 
 
+def widen_to_repeats(main: Element, body: Element, lengths: dict[Element, Lengths]) -> Element:
+    """Climb to the parent when ``main`` is one of several like-named posts (a blog's front page)."""
+    current = main
+    for _ in range(REPEAT_MAX_LEVELS):
+        parent = current.getparent()
+        if parent is None or parent is body:
+            return main
+        name = (current.tag, current.get("class"))
+        repeats = [s for s in parent if s is not current and (s.tag, s.get("class")) == name and s in lengths]
+        prose = [s for s in repeats if lengths[s].valid_text >= REPEAT_MIN_CHARS
+                 and lengths[s].link_text <= LINK_DENSITY_LIMIT * lengths[s].text]
+        if prose:
+            return parent
+        current = parent
+    return main
+
+
 def title_above(region: Element, body: Element, removal: Removal) -> list[Element]:
     """The article's heading (and byline, date) just above ``region``: the preceding siblings,
     climbing a few levels, up to the first one holding an ``<h1>``/``<h2>``; none if that is far."""
@@ -165,6 +190,7 @@ def find_main_text(body: Element, removal: Removal) -> MainText:
     best, p = max_p(body, removal.lengths)
     if best is None:
         return MainText(body, (), 0.0)
-    main = widen_to_siblings(best, body, removal.lengths)
+    main = widen_to_siblings(best, body, removal.lengths, SIBLING_SHARE)
+    main = widen_to_repeats(main, body, removal.lengths)
     cut_comments(main, removal)
     return MainText(main, tuple(title_above(main, body, removal)), p)
