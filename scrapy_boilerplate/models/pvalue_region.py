@@ -10,7 +10,7 @@ from __future__ import annotations
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
-from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import normalize_space
 
 Element = lxml.etree._Element
@@ -28,16 +28,22 @@ def _collapsed(text: str) -> int:
     return len(normalize_space(text))
 
 
-def widen_to_siblings(main: Element, root: Element) -> Element:
-    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text."""
-    lengths = measure(root, _collapsed)
+def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengths] | None = None,
+                      share: float = SIBLING_TEXT_SHARE) -> Element:
+    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
+
+    ``lengths`` (whitespace-collapsed, as :func:`measure` gives them) saves a pass when the caller has them;
+    ``share`` replaces :data:`SIBLING_TEXT_SHARE` for callers whose tree is already free of boilerplate.
+    """
+    if lengths is None:
+        lengths = measure(root, _collapsed)
     current = main
     while True:
         parent = current.getparent()
         if parent is None or parent.tag in ("body", "html"):
             return current
         mine, theirs = lengths[current], lengths[parent]
-        if theirs.valid_text <= 0 or mine.valid_text >= SIBLING_TEXT_SHARE * theirs.valid_text:
+        if theirs.valid_text <= 0 or mine.valid_text >= share * theirs.valid_text:
             return current
         density = theirs.link_text / theirs.text if theirs.text else 1.0
         if density > LINK_DENSITY_LIMIT:
