@@ -10,6 +10,7 @@ from scrapy_boilerplate.models.base import SiteModel
 # Built-in models and the module that defines each; imported on first use.
 _BUILTIN_MODULES: dict[str, str] = {
     "pvalue": "scrapy_boilerplate.models.pvalue",
+    "ngram": "scrapy_boilerplate.models.ngram",
 }
 
 
