@@ -95,6 +95,12 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 
 
 def main(spec_path: str) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import crawl_models  # noqa: F401 - the test-only models, usable by name in this process
+    from scrapy_boilerplate.models.registry import register
+
+    register(crawl_models.CommonBlocks)
+    register(crawl_models.Broken)
     spec = json.loads(Path(spec_path).read_text())
     out = Path(spec["out"])
     settings = {
