@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _WORDS = (
@@ -94,17 +95,19 @@ def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: 
 
 
 def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, variation: bool = True,
-              linked: bool = False) -> list[SyntheticPage]:
+              linked: bool = False,
+              paragraphs: Callable[[random.Random, int], list[str]] | None = None) -> list[SyntheticPage]:
     """``n_pages`` pages of one site sharing a template; with ``variation``, some pages differ in
     layout (sidebar first, an extra banner) the way real templates drift between sections.
     With ``linked``, related links point at the site's own articles (``/article/N.html``, the
-    next article always among them), so a crawler reaches every page from the first one."""
+    next article always among them), so a crawler reaches every page from the first one.
+    ``paragraphs(rng, i)``, when given, writes page ``i``'s article body (e.g. from real prose)."""
     rng = random.Random(f"{site}/{seed}")
     template = _template(site, rng)
     titles = [_title(rng) for _ in range(n_pages)]
     pages = []
     for i, title in enumerate(titles):
-        paragraphs = [_paragraph(rng) for _ in range(rng.randint(3, 7))]
+        body = paragraphs(rng, i) if paragraphs is not None else [_paragraph(rng) for _ in range(rng.randint(3, 7))]
         related_ids = rng.sample([j for j in range(n_pages) if j != i], min(4, n_pages - 1))
         if linked and n_pages > 1 and (i + 1) % n_pages not in related_ids:
             related_ids[-1] = (i + 1) % n_pages
@@ -112,9 +115,9 @@ def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, varia
         comments = [_sentence(rng) for _ in range(rng.randint(0, 3))]
         variant = (i % 5) if variation else 0
         url = f"http://{site}/article/{i}.html"
-        page_html = _render(template, url, title, paragraphs, related, comments, variant if variant in (1, 2) else 0)
+        page_html = _render(template, url, title, body, related, comments, variant if variant in (1, 2) else 0)
         template_texts = (*template.nav, *template.sidebar, template.footer, template.cookie)
-        pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *paragraphs]), template_texts))
+        pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *body]), template_texts))
     return pages
 
 

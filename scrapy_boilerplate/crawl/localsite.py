@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -38,14 +39,16 @@ def serve_directory(root: str | Path, port: int = 0) -> Iterator[str]:
         thread.join()
 
 
-def write_linked_site(root: str | Path, site: str, n_pages: int, seed: int = 0) -> list[SyntheticPage]:
+def write_linked_site(root: str | Path, site: str, n_pages: int, seed: int = 0,
+                      paragraphs: Callable[[random.Random, int], list[str]] | None = None) -> list[SyntheticPage]:
     """Write a synthetic site whose pages link to each other as ``root/article/N.html``.
 
     Every page is reachable from ``/article/0.html``; ``article/N.txt`` holds the gold article text.
+    ``paragraphs`` is passed to :func:`~scrapy_boilerplate.synthetic.make_site`.
     """
     folder = Path(root) / "article"
     folder.mkdir(parents=True, exist_ok=True)
-    pages = make_site(site, n_pages, seed=seed, linked=True)
+    pages = make_site(site, n_pages, seed=seed, linked=True, paragraphs=paragraphs)
     for i, page in enumerate(pages):
         (folder / f"{i}.html").write_text(page.html, encoding="utf-8")
         (folder / f"{i}.txt").write_text(page.article_text + "\n", encoding="utf-8")
