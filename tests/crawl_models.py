@@ -31,13 +31,17 @@ class CommonBlocks(SiteModel):
 
 
 class Broken(SiteModel):
-    """Fits, then fails on every page: the pipeline must fall back."""
+    """Fails in ``fit`` (``stage="fit"``) or on every page (``stage="clean"``); never fits on no sample."""
 
     name = "test_broken"
 
+    def __init__(self, stage: str = "clean") -> None:
+        super().__init__()
+        self.stage = stage
+
     def _fit(self, pages: list[Page]) -> None:
-        if not pages:
-            raise ValueError("needs a sample")
+        if not pages or self.stage == "fit":
+            raise ValueError("cannot fit")
 
     def _clean(self, page: Page) -> CleanedPage:
         raise RuntimeError("broken model")

@@ -91,6 +91,30 @@ def test_three_interleaved_sites_each_get_their_own_model(sites, tmp_path):
     assert result.log.count(f"fitted {SITE_MODEL} for") == 2
 
 
+def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
+                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
+                                 "BOILERPLATE_HOLD_TIMEOUT": 0.2, "DOWNLOAD_DELAY": 0.05,
+                                 "CONCURRENT_REQUESTS": 1})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    models = Counter(item["boilerplate_model"] for item in result.items)
+    assert models[FALLBACK] == result.stats[keys.ITEMS_RELEASED.format(reason="deadline")] >= 1
+    assert models[SITE_MODEL] >= 20  # every page after the fit
+    assert result.stats[keys.MODELS_FITTED] == 1
+
+
+def test_a_failing_fit_falls_back_once_and_the_crawl_goes_on(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
+                       settings={"BOILERPLATE_MODEL": "test_broken:stage=fit", "BOILERPLATE_SAMPLE_SIZE": 10})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    assert {item["boilerplate_model"] for item in result.items} == {FALLBACK}
+    assert result.stats[keys.ERRORS.format(kind="ValueError")] == 1
+    assert result.stats[keys.SAMPLE_PAGES] == 10  # no second sample after the failure
+    assert "fitting test_broken:stage=fit on" in result.log
+
+
 def assert_accounted(result: CrawlResult) -> None:
     """Every scraped item is exported once; every held item was released."""
     assert_exactly_once(result, result.stats.get("item_scraped_count", 0))

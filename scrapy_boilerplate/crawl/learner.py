@@ -48,6 +48,7 @@ class DomainState:
     pages: list[Page] = field(default_factory=list)
     urls: set[str] = field(default_factory=set)
     model: SiteModel | None = None
+    fit_failed: bool = False
     prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)
 
 
@@ -113,7 +114,7 @@ class BoilerplateLearner:
     def wants_sample(self, domain: str) -> bool:
         """True while ``domain`` still collects its sample."""
         state = self.domains.get(domain)
-        return state is None or (state.status in (SAMPLING, FALLBACK) and state.model is None)
+        return state is None or (state.status in (SAMPLING, FALLBACK) and state.model is None and not state.fit_failed)
 
     def add_sample(self, domain: str, page: Page) -> None:
         """Add one page to ``domain``'s sample; starts the fit when the sample is complete."""
@@ -137,6 +138,7 @@ class BoilerplateLearner:
             self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
                            self.config.model.label, domain, exc, self.config.fallback.label)
+            state.fit_failed = True
             self.use_fallback(domain, reason="fit failed")
             return
         state.model, state.status, state.prepared = result.model, READY, result.prepared
