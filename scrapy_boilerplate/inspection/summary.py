@@ -19,7 +19,8 @@ class RemovedRegion:
     """One removed region of the template, grouped across the site's pages.
 
     ``key`` is the decision's XPath, or for ``chars:`` ranges (whose offsets differ from page to
-    page) the start of the text they cover.
+    page) the start of the text they cover.  ``chars`` is the text the region's decisions ended
+    up covering on all pages together (by the coverage rule, not the model's own count).
     """
 
     key: str
@@ -62,7 +63,7 @@ def largest_removed(pages: Sequence[tuple[Page, CleanedPage]], top: int = TOP_RE
             key = decision.path if parse_chars(decision.path) is None else f"text: {text[:40]}"
             group = groups.setdefault(key, [0, 0, text, decision.reason])
             group[0] += key not in seen
-            group[1] += decision.chars
+            group[1] += len(text)
             seen.add(key)
     regions = [RemovedRegion(key, n, chars, example[:EXAMPLE_CHARS], reason)
                for key, (n, chars, example, reason) in groups.items()]
