@@ -161,3 +161,12 @@ def test_inspect_cli_user_errors(corpus: Path, tmp_path: Path, capsys):
     assert main(["inspect", "--from-crawl", "http://news.example/a", "-o", out]) == 2
     assert "needs --store" in capsys.readouterr().err
     assert not Path(out).exists()
+
+
+def test_paths_of_broken_tag_names_still_resolve():
+    page = Page('<html><body><div><bodyonload="load()"><p>Kept words</p></div><p>Other words</p></body></html>')
+    odd = page.tree.find(".//p")
+    path = page.tree.getroottree().getpath(odd)
+    assert '"' in path  # not valid XPath: lxml kept the broken tag name
+    cleaned = CleanedPage("", "", "t", 20, 0, None, (Decision(path, True, 10, "odd"),))
+    assert _verdicts(page, cleaned) == {"Kept words": True, "Other words": False}

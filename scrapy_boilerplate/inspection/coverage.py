@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import lxml.etree
 
-from scrapy_boilerplate.html import normalize_space
+from scrapy_boilerplate.html import iter_elements, normalize_space
 from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.page import Page
 
@@ -71,19 +71,32 @@ def parse_chars(path: str) -> tuple[int, int] | None:
     return (start, end) if end > start else None
 
 
+def _xpath_elements(root: lxml.etree._ElementTree, path: str) -> list[Element]:
+    try:
+        found = root.xpath(path) if path.startswith("/") else []
+    except lxml.etree.XPathError:  # e.g. a recovered tag name holding quotes: only exact matching works
+        return []
+    return [el for el in found if isinstance(el, lxml.etree._Element)] if isinstance(found, list) else []
+
+
 def resolve_paths(page: Page, decisions: tuple[Decision, ...]) -> tuple[dict[Element, int], list[int]]:
-    """Elements of ``page.tree`` that XPath decisions name, and the indices of decisions naming nothing."""
+    """Elements of ``page.tree`` that XPath decisions name, and the indices of decisions naming nothing.
+
+    A path is evaluated as XPath; one that fails (lxml writes odd tag names of broken markup
+    into paths that are not valid XPath) is matched against ``getpath`` of every element.
+    """
     root = page.tree.getroottree()
+    by_path: dict[str, Element] | None = None
     named: dict[Element, int] = {}
     unresolved = []
     for index, decision in enumerate(decisions):
         if parse_chars(decision.path) is not None:
             continue
-        try:
-            found = root.xpath(decision.path) if decision.path.startswith("/") else []
-        except lxml.etree.XPathError:
-            found = []
-        elements = [el for el in found if isinstance(el, lxml.etree._Element)] if isinstance(found, list) else []
+        elements = _xpath_elements(root, decision.path)
+        if not elements:
+            if by_path is None:
+                by_path = {root.getpath(el): el for el in iter_elements(page.tree)}
+            elements = [by_path[decision.path]] if decision.path in by_path else []
         if len(elements) != 1:
             unresolved.append(index)
             continue
