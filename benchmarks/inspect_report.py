@@ -5,7 +5,8 @@
 For every page of every site (fitted as ``extract`` does) it builds the report and prints:
 report ms/page and summary ms/site (medians), report size against the page's size, the
 share of visible text that an explicit decision covers (the rest is inferred), and the
-agreement between the text the report shows as kept and the model's output (token F1).
+agreement between the text the report shows as kept and the model's output (token F1), and
+the share of visible text that ``chars:`` ranges can reach (located in ``page.html``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.inspection import build_report, summarize_site, walk
 from scrapy_boilerplate.inspection.coverage import Text
+from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.offline import process_site
 
@@ -35,6 +37,17 @@ def _shown(page, cleaned) -> tuple[str, int, int]:
     return " ".join(kept), covered, total
 
 
+def _located(page) -> tuple[int, int]:
+    """Characters of visible text that a ``chars:`` range over the whole page finds (located, all)."""
+    whole = CleanedPage("", "", "probe", 0, 0, None, (Decision(f"chars:0-{len(page.html)}", True, 0, "all"),))
+    found = total = 0
+    for event in walk(page, whole):
+        if isinstance(event, Text) and event.text.strip():
+            total += len(event.text.strip())
+            found += len(event.text.strip()) if event.verdict.decision is not None else 0
+    return found, total
+
+
 def main() -> None:
     """Run over DATA_DIR and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
 
     report_ms, summary_ms, size_ratio, agreement = [], [], [], []
-    covered = total = failures = pages = 0
+    covered = total = failures = pages = located = located_total = 0
     sites = find_sites(args.data_dir)[: args.max_sites]
     for site in sites:
         outcome = process_site(site, args.model, args.sample_size)
@@ -67,11 +80,14 @@ def main() -> None:
             kept, page_covered, page_total = _shown(page, cleaned)
             covered, total = covered + page_covered, total + page_total
             agreement.append(score_text(kept, cleaned.text).f1)
+            page_located, page_all = _located(page)
+            located, located_total = located + page_located, located_total + page_all
     print(f"model {args.model.label}: {len(sites)} sites, {pages} pages, {failures} failures")
     print(f"report ms/page: median {statistics.median(report_ms):.1f}, max {max(report_ms):.0f}")
     print(f"summary ms/site (all its pages): median {statistics.median(summary_ms):.1f}, max {max(summary_ms):.0f}")
     print(f"report size / page size: median {statistics.median(size_ratio):.2f}")
     print(f"visible text covered by an explicit decision: {covered / max(total, 1):.1%}")
+    print(f"visible text located in page.html for chars: ranges: {located / max(located_total, 1):.1%}")
     print(f"kept-in-report vs model text, token F1: mean {statistics.mean(agreement):.3f}, "
           f"pages >= 0.99: {sum(f >= 0.99 for f in agreement) / len(agreement):.1%}")
 

@@ -170,3 +170,13 @@ def test_paths_of_broken_tag_names_still_resolve():
     assert '"' in path  # not valid XPath: lxml kept the broken tag name
     cleaned = CleanedPage("", "", "t", 20, 0, None, (Decision(path, True, 10, "odd"),))
     assert _verdicts(page, cleaned) == {"Kept words": True, "Other words": False}
+
+
+def test_chars_ranges_are_source_offsets_across_entities_and_line_ends():
+    html = ("<html><head><title>open\r\nuntil</title></head>\r\n<body>\r\n"
+            "<p>Caf&eacute; &amp; bar: it&rsquo;s open\r\nuntil late tonight</p></body></html>")
+    page = Page(html)
+    start = html.index("open\r\nuntil l")
+    cleaned = CleanedPage("", "", "t", 40, 0, None, (Decision(f"chars:{start}-{start + 11}", False, 11, "range"),))
+    pieces = [(e.text, e.verdict.decision) for e in walk(page, cleaned) if isinstance(e, Text) and e.text.strip()]
+    assert pieces == [("Café & bar: it’s ", None), ("open\nuntil", 0), (" late tonight", None)]

@@ -6,7 +6,9 @@ of ``page.tree`` (an element's text or a child's tail, which belongs to the pare
 verdict, by the first rule that applies:
 
 1. a ``chars:`` range that holds the piece wins (a character range is the finest unit); a piece
-   that straddles range boundaries is split at them;
+   that straddles range boundaries is split at them, and where ranges overlap the innermost
+   (latest-starting) one counts.  Pieces are found in the source by
+   :mod:`scrapy_boilerplate.inspection.locate`; a piece that cannot be found falls to rule 2;
 2. otherwise the nearest decision on the element or its ancestors (a decision covers its subtree
    and an inner decision overrides an outer one; for one element the first decision counts);
 3. otherwise the verdict is inferred: kept when the piece's text occurs in ``CleanedPage.text``
@@ -15,7 +17,7 @@ verdict, by the first rule that applies:
 
 from __future__ import annotations
 
-import html
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,12 +25,12 @@ from dataclasses import dataclass
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_elements, normalize_space
+from scrapy_boilerplate.inspection.locate import DecodedSource, Locator
 from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.page import Page
 
 Element = lxml.etree._Element
 _CHARS_RE = re.compile(r"chars:(\d+)-(\d+)\Z")
-MIN_ANCHOR_CHARS = 8  # shorter text is located only when found verbatim, never by a prefix
 
 
 @dataclass(frozen=True)
@@ -105,58 +107,46 @@ def resolve_paths(page: Page, decisions: tuple[Decision, ...]) -> tuple[dict[Ele
 
 
 class _CharRanges:
-    """Locates text pieces in ``page.html`` (in document order) and splits them by ``chars:`` ranges."""
+    """Splits text pieces by ``chars:`` ranges, once each piece is located in the decoded source.
+
+    Only a verbatim match maps character for character (and can be split at range boundaries);
+    a piece matched by a prefix takes the range at its start.  Where ranges overlap, the one
+    starting last (the innermost) counts.
+    """
 
     def __init__(self, source: str, decisions: tuple[Decision, ...]) -> None:
-        self.source = source
-        self.cursor = 0
-        self.ranges = sorted((span[0], span[1], i) for i, d in enumerate(decisions) if (span := parse_chars(d.path)))
+        spans = [(span, i) for i, d in enumerate(decisions) if (span := parse_chars(d.path))]
+        self.locator = Locator(DecodedSource(source)) if spans else None
+        decoded = self.locator.source.to_decoded if self.locator else int
+        self.ranges = sorted((decoded(start), decoded(end), i) for (start, end), i in spans)
+        self.starts = [start for start, _, _ in self.ranges]
+        self.bounds = sorted({b for start, end, _ in self.ranges for b in (start, end)})
 
     def _at(self, offset: int) -> int | None:
-        for start, end, index in self.ranges:
-            if start <= offset < end:
-                return index
+        for k in range(bisect.bisect_right(self.starts, offset) - 1, -1, -1):
+            if offset < self.ranges[k][1]:
+                return self.ranges[k][2]
         return None
 
-    def _locate(self, core: str) -> tuple[int, bool] | None:
-        """Offset of ``core`` in the source from the cursor on, and whether it maps char for char."""
-        pos = self.source.find(core, self.cursor)
-        if pos >= 0:
-            return pos, True
-        escaped = html.escape(core, quote=False)
-        pos = self.source.find(escaped, self.cursor)
-        if pos >= 0:
-            return pos, False
-        prefix = re.split(r"[&<>\"'\r\n\u00a0]", core, maxsplit=1)[0]
-        if len(prefix) >= MIN_ANCHOR_CHARS:
-            pos = self.source.find(prefix, self.cursor)
-            if pos >= 0:
-                return pos, False
-        return None
-
-    def split(self, text: str) -> list[tuple[str, int | None]]:
+    def split(self, text: str, line: int | None, is_tail: bool) -> list[tuple[str, int | None]]:
         """``text`` as (segment, covering range's decision index or ``None``) in order."""
         core = text.strip()
-        if not self.ranges or not core:
+        if self.locator is None or not core:
             return [(text, None)]
-        located = self._locate(core)
+        located = self.locator.locate(core, line, is_tail)
         if located is None:
             return [(text, None)]
         pos, exact = located
-        lead = len(text) - len(text.lstrip())
-        if len(core) >= MIN_ANCHOR_CHARS:
-            self.cursor = pos + (len(core) if exact else 1)
         if not exact:
             return [(text, self._at(pos))]
-        cuts = sorted({b - pos for start, end, _ in self.ranges for b in (start, end) if pos < b < pos + len(core)})
+        first, last = bisect.bisect_right(self.bounds, pos), bisect.bisect_left(self.bounds, pos + len(core))
         segments, previous = [], 0
-        for cut in [*cuts, len(core)]:
+        for cut in [*(b - pos for b in self.bounds[first:last]), len(core)]:
             segments.append((core[previous:cut], self._at(pos + previous)))
             previous = cut
-        first, index = segments[0]
-        segments[0] = (text[:lead] + first, index)
-        last, index = segments[-1]
-        segments[-1] = (last + text[lead + len(core):], index)
+        lead = len(text) - len(text.lstrip())
+        segments[0] = (text[:lead] + segments[0][0], segments[0][1])
+        segments[-1] = (segments[-1][0] + text[lead + len(core):], segments[-1][1])
         return segments
 
 
@@ -174,10 +164,10 @@ def walk(page: Page, cleaned: CleanedPage, root: Element | None = None) -> Itera
     root = page.body if root is None else root
     inherited = next((named[a] for a in root.iterancestors() if a in named), None)
 
-    def pieces(text: str | None, owner: int | None) -> Iterator[Text]:
+    def pieces(text: str | None, owner: int | None, line: int | None, is_tail: bool) -> Iterator[Text]:
         if not text:
             return
-        for segment, index in ranges.split(text):
+        for segment, index in ranges.split(text, line, is_tail):
             if index is not None:
                 yield Text(segment, Verdict(decisions[index].kept, index))
             elif owner is not None:
@@ -191,14 +181,14 @@ def walk(page: Page, cleaned: CleanedPage, root: Element | None = None) -> Itera
         if closing:  # ``owner`` is the parent's decision, which also covers this element's tail
             yield Close(node)
             if node is not root:
-                yield from pieces(node.tail, owner)
+                yield from pieces(node.tail, owner, node.sourceline, True)
             continue
         if not isinstance(node.tag, str):
             continue
         own = named.get(node)
         current = own if own is not None else owner
         yield Open(node, own)
-        yield from pieces(node.text, current)
+        yield from pieces(node.text, current, node.sourceline, False)
         stack.append((node, True, owner))
         stack.extend((child, False, current) for child in reversed(node))
 
