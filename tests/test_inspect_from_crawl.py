@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import json
 import threading
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.inspection.stored import StoredModelNotFound, stored_model_path
-from scrapy_boilerplate.models import create_model
+from scrapy_boilerplate.models import create_model, dump_model
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 
@@ -53,6 +54,24 @@ def test_from_crawl_with_a_saved_copy_uses_the_stored_model(tmp_path: Path, caps
     saved.write_text("{not a model", encoding="utf-8")
     assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2
     assert "not a model file" in capsys.readouterr().err
+
+
+def test_from_crawl_reads_a_store_record_with_its_metadata(tmp_path: Path):
+    store = tmp_path / "store"
+    (store / "news").mkdir(parents=True)
+    model = json.loads(dump_model(create_model("pvalue").fit([])))
+    record = {"format": "scrapy-boilerplate/stored-model", "version": 1, "meta": {"pages": 17, "model": "pvalue"},
+              "model": model}
+    (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
+    copy = tmp_path / "page.html"
+    copy.write_text(SITE[1].html, encoding="utf-8")
+    out = tmp_path / "r.html"
+    url = "http://news.example:8080/article/1.html"
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 0
+    assert "17 (recorded with the stored model)" in out.read_text(encoding="utf-8")
+    record["model"]["version"] = 999
+    (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2
 
 
 class _OnePage(http.server.BaseHTTPRequestHandler):

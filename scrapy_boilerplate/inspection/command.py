@@ -8,10 +8,9 @@ from pathlib import Path
 
 from scrapy_boilerplate.corpus import Site, find_sites
 from scrapy_boilerplate.inspection.report import build_report
-from scrapy_boilerplate.inspection.stored import StoredModelNotFound, stored_model_path
+from scrapy_boilerplate.inspection.stored import StoredModelNotFound, load_stored, stored_model_path
 from scrapy_boilerplate.inspection.summary import SiteSummary, largest_removed, summarize_site
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError
-from scrapy_boilerplate.models.serialization import load_model
 from scrapy_boilerplate.offline import load_page, process_site
 from scrapy_boilerplate.page import Page
 
@@ -82,8 +81,7 @@ def _from_crawl(args: argparse.Namespace) -> tuple[Page, CleanedPage, SiteSummar
     if len(args.paths) > 1:
         raise InspectError("with --from-crawl give at most one PAGE: a saved copy of the URL")
     try:
-        path = stored_model_path(args.store, args.from_crawl, args.spider)
-        model = load_model(path.read_bytes())
+        stored = load_stored(stored_model_path(args.store, args.from_crawl, args.spider))
     except (StoredModelNotFound, ModelFormatError, OSError, ValueError) as exc:
         raise InspectError(str(exc)) from None
     if args.paths:
@@ -95,9 +93,9 @@ def _from_crawl(args: argparse.Namespace) -> tuple[Page, CleanedPage, SiteSummar
             page = fetch_page(args.from_crawl)
         except (OSError, ValueError) as exc:
             raise InspectError(f"cannot fetch {args.from_crawl}: {exc}") from None
-    cleaned = model.clean(page)
-    label = f"{model.name} (stored in {path})"
-    summary = SiteSummary(label, None, 1, None, largest_removed([(page, cleaned)]))
+    cleaned = stored.model.clean(page)
+    label = f"{stored.model.name} (stored in {stored.path})"
+    summary = SiteSummary(label, stored.sample_pages, 1, None, largest_removed([(page, cleaned)]))
     return page, cleaned, summary, args.from_crawl
 
 

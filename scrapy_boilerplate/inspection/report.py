@@ -67,8 +67,12 @@ def _regions_table(summary: SiteSummary) -> str:
 
 
 def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary) -> str:
-    sampled = ("stored model (its sample is not recorded)" if summary.sample_pages is None
-               else f"{summary.sample_pages} of the site's {summary.site_pages} pages")
+    if summary.sample_pages is None:
+        sampled = "stored model (its sample is not recorded)"
+    elif summary.mean_removed_share is None:
+        sampled = f"{summary.sample_pages} (recorded with the stored model)"
+    else:
+        sampled = f"{summary.sample_pages} of the site's {summary.site_pages} pages"
     average = (f"{_percent(summary.mean_removed_share)} over {summary.site_pages} pages"
                if summary.mean_removed_share is not None else "-")
     return (
