@@ -33,8 +33,15 @@ def _label(kept: bool) -> str:
     return "kept" if kept else "removed"
 
 
-def _open_tag(el_tag: str, decision: int | None, cleaned: CleanedPage) -> str:
-    tag = el_tag if el_tag in SAFE_TAGS else ("div" if el_tag in BLOCK_TAGS or el_tag == "body" else "span")
+def _output_tag(page_tag: str) -> str:
+    """The tag written for a page's tag: itself when safe, else ``div`` for blocks and ``span`` for the rest."""
+    if page_tag in SAFE_TAGS:
+        return page_tag
+    return "div" if page_tag in BLOCK_TAGS or page_tag == "body" else "span"
+
+
+def _open_tag(page_tag: str, decision: int | None, cleaned: CleanedPage) -> str:
+    tag = _output_tag(page_tag)
     if decision is None:
         return f"<{tag}>"
     chosen = cleaned.decisions[decision]
@@ -43,11 +50,8 @@ def _open_tag(el_tag: str, decision: int | None, cleaned: CleanedPage) -> str:
     return f'<{tag} id="d{decision}" class="{css}" title="{title}">'
 
 
-def _close_tag(el_tag: str) -> str:
-    if el_tag in VOID_TAGS:
-        return ""
-    tag = el_tag if el_tag in SAFE_TAGS else ("div" if el_tag in BLOCK_TAGS or el_tag == "body" else "span")
-    return f"</{tag}>"
+def _close_tag(page_tag: str) -> str:
+    return "" if page_tag in VOID_TAGS else f"</{_output_tag(page_tag)}>"
 
 
 def _text(piece: Text, cleaned: CleanedPage, first_segment: set[int]) -> str:
