@@ -7,6 +7,8 @@ measured on the development set; see the README's models table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
@@ -51,9 +53,27 @@ def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengt
         current = parent
 
 
-def drop_link_lists(region: Element) -> None:
-    """Remove short, link-dominated blocks (related links, tag lists, share bars) from ``region``."""
-    doomed = []
+@dataclass(frozen=True)
+class LinkList:
+    """A block dropped from the region as a link list: its path (before removal), text and link density."""
+
+    path: str
+    chars: int
+    link_density: float
+
+
+@dataclass(frozen=True)
+class Refinement:
+    """What :func:`refine_region_explained` did: the final region, its path, and the dropped blocks."""
+
+    region: Element
+    path: str
+    dropped: tuple[LinkList, ...]
+
+
+def find_link_lists(region: Element) -> list[tuple[Element, int, float]]:
+    """Short, link-dominated blocks of ``region`` as (element, text length, link density)."""
+    found = []
     for block in iter_blocks(region):
         if not block.leaf or block.element is region:
             continue
@@ -62,13 +82,28 @@ def drop_link_lists(region: Element) -> None:
             continue
         lengths = measure(block.element, _collapsed)[block.element]
         if lengths.text and lengths.link_text / lengths.text > LINK_DENSITY_LIMIT:
-            doomed.append(block.element)
-    for el in doomed:
+            found.append((block.element, text_len, lengths.link_text / lengths.text))
+    return found
+
+
+def drop_link_lists(region: Element) -> None:
+    """Remove short, link-dominated blocks (related links, tag lists, share bars) from ``region``."""
+    for el, _, _ in find_link_lists(region):
         remove_keeping_tail(el)
+
+
+def refine_region_explained(root: Element, main: Element) -> Refinement:
+    """:func:`refine_region`, also reporting the region's path and each dropped link list (for inspection)."""
+    region = widen_to_siblings(main, root)
+    getpath = root.getroottree().getpath
+    doomed = find_link_lists(region)
+    dropped = tuple(LinkList(getpath(el), chars, density) for el, chars, density in doomed)
+    path = getpath(region)
+    for el, _, _ in doomed:
+        remove_keeping_tail(el)
+    return Refinement(region, path, dropped)
 
 
 def refine_region(root: Element, main: Element) -> Element:
     """The improved main-text region for the max-P element ``main`` of tree ``root`` (edited in place)."""
-    region = widen_to_siblings(main, root)
-    drop_link_lists(region)
-    return region
+    return refine_region_explained(root, main).region
