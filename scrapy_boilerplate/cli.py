@@ -13,6 +13,7 @@ from pathlib import Path
 from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.store.cli import add_models_parser, run_models
 
 logger = logging.getLogger("scrapy_boilerplate")
 
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
     bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     bench.add_argument("data_dir", type=_existing_dir)
+    add_models_parser(sub)
     return parser
 
 
@@ -124,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     if args.command == "extract":
         return run_extract(args)
+    if args.command == "models":
+        return run_models(args)
     return run_bench(args)
 
 
