@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from scrapy_boilerplate.store import LocalCoordinator
+from scrapy_boilerplate.store import LocalCoordinator, SampleState
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
 
 
@@ -75,7 +75,7 @@ def test_a_finished_sample_drops_its_pages_and_stays_closed(make_coordinator):
     c.finish_sample("s", "d.example", 0)
     assert c.pages("s", "d.example") == []
     assert c.offer("s", "d.example", "http://d.example/2", "<p>2</p>", 5).accepted is False
-    assert c.state("s", "d.example").count == 1
+    assert c.state("s", "d.example") == SampleState(0, 1, closed=True)
 
 
 def test_restart_opens_a_new_generation_once_even_if_several_workers_ask(make_coordinator):
@@ -87,6 +87,8 @@ def test_restart_opens_a_new_generation_once_even_if_several_workers_ask(make_co
     offer = b.offer("s", "d.example", "http://d.example/1", "<p>new</p>", 1)
     assert (offer.accepted, offer.generation) == (True, 1)
     assert a.pages("s", "d.example") == [("http://d.example/1", "<p>new</p>")]
+    assert a.restart_sample("s", "d.example", 7) == 8  # a model of generation 7 (from an older crawl)
+    assert b.state("s", "d.example").generation == 8
 
 
 def test_the_fit_lock_admits_one_holder_until_released(make_coordinator):

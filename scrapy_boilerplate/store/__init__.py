@@ -8,6 +8,7 @@ from scrapy_boilerplate.store.factory import coordinator_for, open_store, store_
 from scrapy_boilerplate.store.fingerprint import Fingerprint
 from scrapy_boilerplate.store.record import Baseline, StoredModel, StoreEntry, StoreFormatError
 from scrapy_boilerplate.store.redis_backend import RedisStore
+from scrapy_boilerplate.store.sharing import FitOutcome, Learned, SharedLearning
 
 __all__ = [
     "Baseline",
@@ -17,11 +18,14 @@ __all__ = [
     "DriftMonitor",
     "Fingerprint",
     "FitLock",
+    "FitOutcome",
+    "Learned",
     "LocalCoordinator",
     "ModelStore",
     "RedisStore",
     "SampleOffer",
     "SampleState",
+    "SharedLearning",
     "StoreEntry",
     "StoreError",
     "StoreFormatError",

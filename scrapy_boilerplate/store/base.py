@@ -97,6 +97,10 @@ class ModelStore(abc.ABC):
         found = self.entry(spider, domain)
         return None if found is None else (found.fitted_at, found.fitter, found.generation)
 
+    def revisions(self, spider: str, domains: list[str]) -> dict[str, object]:
+        """:meth:`revision` of several domains (backends answer in one round trip where they can)."""
+        return {domain: self.revision(spider, domain) for domain in domains}
+
     # -- raw records, for moving models between stores -----------------------------------------
     def get_record(self, spider: str, domain: str) -> bytes | None:
         """The stored record bytes, undecoded."""

@@ -28,10 +28,11 @@ class SampleOffer:
 
 @dataclass(frozen=True)
 class SampleState:
-    """A domain's sample generation and how many pages it holds (or held, once fitted)."""
+    """A domain's sample generation, how many pages it holds (or held), and whether it was fitted."""
 
     generation: int
     count: int
+    closed: bool = False
 
 
 class FitLock(abc.ABC):
@@ -69,9 +70,10 @@ class Coordinator(abc.ABC):
 
     @abc.abstractmethod
     def restart_sample(self, spider: str, domain: str, generation: int) -> int | None:
-        """Open a new, empty sample if the current generation is still ``generation``.
+        """Open sample ``generation + 1``, empty, unless a generation above ``generation`` already exists.
 
-        Returns the new generation, or ``None`` when another party restarted it first.
+        Pass the generation the outdated model was fitted on: when several workers notice the
+        same drift, the first one restarts and the others get ``None``.
         """
 
     @abc.abstractmethod
@@ -118,7 +120,7 @@ class LocalCoordinator(Coordinator):
     def state(self, spider: str, domain: str) -> SampleState:
         with self._mutex:
             sample = self._sample((spider, domain))
-            return SampleState(sample.generation, sample.count)
+            return SampleState(sample.generation, sample.count, sample.closed)
 
     def pages(self, spider: str, domain: str) -> list[tuple[str, str]]:
         with self._mutex:
@@ -132,8 +134,7 @@ class LocalCoordinator(Coordinator):
 
     def restart_sample(self, spider: str, domain: str, generation: int) -> int | None:
         with self._mutex:
-            sample = self._sample((spider, domain))
-            if sample.generation != generation:
+            if self._sample((spider, domain)).generation > generation:
                 return None
             self._samples[(spider, domain)] = _LocalSample(generation + 1)
             return generation + 1

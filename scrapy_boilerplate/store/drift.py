@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from scrapy_boilerplate.models.base import SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store.fingerprint import Fingerprint
 from scrapy_boilerplate.store.record import Baseline
@@ -21,10 +21,13 @@ DEFAULT_WINDOW = 20  # pages: enough that one odd page (a gallery, an index) doe
 DEFAULT_TOLERANCE = 0.25  # share of page text: template variants within a site stay well inside this
 
 
-def fit_baseline(model: SiteModel, sample: list[Page]) -> Baseline:
-    """The baseline of a model just fitted on ``sample``: its mean removed share and the sample's fingerprint."""
+def fit_baseline(model: SiteModel, sample: list[Page], cleaned: list[CleanedPage] | None = None) -> Baseline:
+    """The baseline of a model just fitted on ``sample``: its mean removed share and the sample's fingerprint.
+
+    ``cleaned`` may pass the model's output on ``sample`` when the caller already has it.
+    """
     fingerprint = Fingerprint.of(sample)
-    shares = [model.clean(page).removed_share for page in sample]
+    shares = [c.removed_share for c in (cleaned if cleaned is not None else [model.clean(p) for p in sample])]
     removed = sum(shares) / len(shares) if shares else 0.0
     return Baseline(min(max(removed, 0.0), 1.0), min(max(fingerprint.unseen_share, 0.0), 1.0), fingerprint.signatures)
 

@@ -130,6 +130,14 @@ class RedisStore(ModelStore):
                            check_name("domain", domain))
         return int(value) if value is not None else 0
 
+    def revisions(self, spider: str, domains: list[str]) -> dict[str, object]:
+        """Revisions of several domains in one ``HMGET``."""
+        if not domains:
+            return {}
+        name = key(self.prefix, "revision", check_name("spider", spider))
+        values = self._call("read", self.client.hmget, name, [check_name("domain", d) for d in domains])
+        return {domain: int(value) if value is not None else 0 for domain, value in zip(domains, values)}
+
     def close(self) -> None:
         """Close the connection pool."""
         self.client.close()

@@ -46,10 +46,11 @@ return 1
 
 _RESTART = """
 local g = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
-if g ~= tonumber(ARGV[1]) then return -1 end
+if g > tonumber(ARGV[1]) then return -1 end
+local new = tonumber(ARGV[1]) + 1
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HSET', KEYS[1], 'generation', g + 1, 'count', 0, 'closed', 0)
-return g + 1
+redis.call('HSET', KEYS[1], 'generation', new, 'count', 0, 'closed', 0)
+return new
 """
 
 _RELEASE = """
@@ -99,10 +100,11 @@ class RedisCoordinator(Coordinator):
 
     def state(self, spider: str, domain: str) -> SampleState:
         try:
-            generation, count = self.client.hmget(self._keys(spider, domain)[0], ["generation", "count"])
+            generation, count, closed = self.client.hmget(self._keys(spider, domain)[0],
+                                                          ["generation", "count", "closed"])
         except redis_errors() as exc:
             raise StoreError(f"redis: cannot read the sample state: {exc}") from exc
-        return SampleState(int(generation or 0), int(count or 0))
+        return SampleState(int(generation or 0), int(count or 0), closed == b"1")
 
     def pages(self, spider: str, domain: str) -> list[tuple[str, str]]:
         try:
