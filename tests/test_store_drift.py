@@ -69,7 +69,7 @@ def test_the_monitor_stays_quiet_on_the_same_template_and_fires_once_after_a_red
     model = create_model("pvalue").fit(sample)
     baseline = fit_baseline(model, sample)
     fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
-    monitor = DriftMonitor(window=10, tolerance=0.25)
+    monitor = DriftMonitor(window=10, tolerance=0.25, every=1)
     monitor.watch("drift.example", baseline)
     assert _feed(monitor, model, fingerprint, same) == []
     redesigned = [Page(redesign(p.html), p.url) for p in later]
@@ -83,7 +83,9 @@ def test_the_monitor_needs_a_full_window_and_validates_its_settings():
     model = create_model("pvalue").fit(pages[:6])
     baseline = fit_baseline(model, pages[:6])
     monitor = DriftMonitor(window=5, tolerance=0.2)
+    assert monitor.due("d") is False  # not watched
     monitor.watch("d", baseline)
+    assert [monitor.due("d") for _ in range(8)] == [False, False, False, True] * 2  # one page in four
     assert [monitor.observe("d", 1.0, 1.0) for _ in range(4)] == [None] * 4
     drift = monitor.observe("d", 1.0, 1.0)
     assert drift is not None and "unseen share 1.00" in drift.describe()
@@ -92,3 +94,5 @@ def test_the_monitor_needs_a_full_window_and_validates_its_settings():
         DriftMonitor(window=0)
     with pytest.raises(ValueError, match="tolerance"):
         DriftMonitor(tolerance=0)
+    with pytest.raises(ValueError, match="every"):
+        DriftMonitor(every=0)

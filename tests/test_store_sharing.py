@@ -143,8 +143,8 @@ def test_a_closed_sample_whose_model_vanished_is_sampled_again(workers):
 
 
 def test_drift_opens_a_new_sample_once_and_the_refit_replaces_the_model(workers):
-    a = workers(monitor=DriftMonitor(window=5, tolerance=0.25))
-    b = workers(monitor=DriftMonitor(window=5, tolerance=0.25))
+    a = workers(monitor=DriftMonitor(window=5, tolerance=0.25, every=1))
+    b = workers(monitor=DriftMonitor(window=5, tolerance=0.25, every=1))
     fill(a, b, PAGES[:SAMPLE])
     first = a.fit("shared.example").learned
     known_b = b.load("shared.example")

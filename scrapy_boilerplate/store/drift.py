@@ -19,6 +19,9 @@ from scrapy_boilerplate.store.record import Baseline
 
 DEFAULT_WINDOW = 20  # pages: enough that one odd page (a gallery, an index) does not trip it
 DEFAULT_TOLERANCE = 0.25  # share of page text: template variants within a site stay well inside this
+# Pages per measured page: the unseen share costs about 40% of a pvalue clean (benchmarks/store_bench.py),
+# so by default one page in four is measured; a redesign is then noticed within window * every pages.
+DEFAULT_EVERY = 4
 
 
 def fit_baseline(model: SiteModel, sample: list[Page], cleaned: list[CleanedPage] | None = None) -> Baseline:
@@ -49,6 +52,7 @@ class Drift:
 class _Window:
     def __init__(self, baseline: Baseline, size: int) -> None:
         self.baseline = baseline
+        self.seen = 0
         self.removed: deque[float] = deque(maxlen=size)
         self.unseen: deque[float] = deque(maxlen=size)
 
@@ -56,13 +60,17 @@ class _Window:
 class DriftMonitor:
     """Running per-domain cleaning figures compared with each model's fit-time baseline."""
 
-    def __init__(self, window: int = DEFAULT_WINDOW, tolerance: float = DEFAULT_TOLERANCE) -> None:
+    def __init__(self, window: int = DEFAULT_WINDOW, tolerance: float = DEFAULT_TOLERANCE,
+                 every: int = DEFAULT_EVERY) -> None:
         if window < 1:
             raise ValueError(f"drift window must be >= 1 page, got {window}")
         if not 0.0 < tolerance <= 1.0:
             raise ValueError(f"drift tolerance must be a share in (0, 1], got {tolerance}")
+        if every < 1:
+            raise ValueError(f"drift every must be >= 1 (measure one page in every N), got {every}")
         self.window = window
         self.tolerance = tolerance
+        self.every = every
         self._domains: dict[str, _Window] = {}
 
     def watch(self, domain: str, baseline: Baseline) -> None:
@@ -76,6 +84,14 @@ class DriftMonitor:
     def watching(self, domain: str) -> bool:
         """True if ``domain`` has a baseline to compare with."""
         return domain in self._domains
+
+    def due(self, domain: str) -> bool:
+        """Count one cleaned page of ``domain``; True when this one should be measured and observed."""
+        window = self._domains.get(domain)
+        if window is None:
+            return False
+        window.seen += 1
+        return window.seen % self.every == 0
 
     def observe(self, domain: str, removed_share: float, unseen_share: float) -> Drift | None:
         """Record one cleaned page; returns a :class:`Drift` (and stops watching) once it departs."""

@@ -36,13 +36,22 @@ def _step(element: lxml.etree._Element) -> str:
 
 
 def _signatures(root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
-    """Map every element under ``root`` to the hash of its root-to-element path (one top-down pass)."""
+    """Map every element under ``root`` to the hash of its root-to-element path (one top-down pass).
+
+    Sibling elements with the same tag, id and class (list items, paragraphs) share one path, so
+    steps and hashes are memoised per (parent path, raw attributes) within the page.
+    """
     out: dict[lxml.etree._Element, str] = {}
+    memo: dict[tuple[str, str, str | None, str | None], str] = {}
     for el in iter_elements(root):
         parent = el.getparent()
         prefix = out.get(parent, "") if parent is not None else ""
-        digest = hashlib.blake2b((prefix + "/" + _step(el)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-        out[el] = digest.hexdigest()
+        memo_key = (prefix, el.tag, el.get("id"), el.get("class"))
+        signature = memo.get(memo_key)
+        if signature is None:
+            digest = hashlib.blake2b((prefix + "/" + _step(el)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
+            signature = memo[memo_key] = digest.hexdigest()
+        out[el] = signature
     return out
 
 
