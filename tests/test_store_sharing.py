@@ -148,6 +148,8 @@ def test_drift_opens_a_new_sample_once_and_the_refit_replaces_the_model(workers)
     fill(a, b, PAGES[:SAMPLE])
     first = a.fit("shared.example").learned
     known_b = b.load("shared.example")
+    a.watch("shared.example", first)
+    b.watch("shared.example", known_b)
     redesigned = [Page(redesign(p.html), p.url + "?v2") for p in PAGES[10:30]]
     drifts = []
     for worker, learned in ((a, first), (b, known_b)):

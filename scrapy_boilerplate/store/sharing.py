@@ -7,10 +7,11 @@ coordination) and every worker of a distributed one (Redis store and coordinatio
 2. ``offer``: a page joins the domain's shared sample (never beyond ``sample_size``);
 3. ``fit``: under the fit lock, fit on everybody's sample pages, store, close the sample
    (or load the model another worker stored meanwhile);
-4. ``observe``: feed the drift monitor; on drift, open a new sample generation while the old
-   model keeps serving, and the next ``fit`` replaces it.
+4. ``watch`` the model in use, ``observe`` cleaned pages: on drift, open a new sample generation
+   while the old model keeps serving, and the next ``fit`` replaces it.
 
-``fit`` blocks (CPU and I/O): the crawl runs it in a worker thread.
+``fit`` blocks (CPU and I/O): the crawl runs it in a worker thread.  The drift monitor is not
+thread-safe: ``watch`` and ``observe`` belong to the crawl's own thread.
 """
 
 from __future__ import annotations
@@ -72,13 +73,9 @@ class SharedLearning:
         self.monitor = monitor
 
     def load(self, domain: str) -> Learned | None:
-        """The stored model of ``domain`` (``None`` if absent or unusable); watched for drift."""
+        """The stored model of ``domain`` (``None`` if absent or unusable)."""
         stored = self.store.get(self.spider, domain)
-        if stored is None:
-            return None
-        learned = Learned.from_stored(stored)
-        self._watch(domain, learned)
-        return learned
+        return Learned.from_stored(stored) if stored is not None else None
 
     def offer(self, domain: str, page: Page) -> SampleOffer:
         """Offer a page to ``domain``'s shared sample."""
@@ -104,9 +101,7 @@ class SharedLearning:
             if state.closed:
                 stored = self.store.get(self.spider, domain)
                 if stored is not None and entry is not None and entry.generation >= state.generation:
-                    learned = Learned.from_stored(stored)
-                    self._watch(domain, learned)
-                    return FitOutcome(LOADED, learned)
+                    return FitOutcome(LOADED, Learned.from_stored(stored))
                 # Closed without a usable model (deleted, corrupt): sample again.
                 self.coordinator.restart_sample(self.spider, domain, max(state.generation,
                                                                          entry.generation if entry else 0))
@@ -117,7 +112,6 @@ class SharedLearning:
             learned, stored_ok = self._fit_and_store(domain, pages, state.generation)
             if stored_ok:  # otherwise leave the sample open: another worker fits and stores it
                 self.coordinator.finish_sample(self.spider, domain, state.generation)
-        self._watch(domain, learned)
         return FitOutcome(FITTED, learned, stored_ok)
 
     def _fit_and_store(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, bool]:
@@ -159,6 +153,7 @@ class SharedLearning:
                         "re-sampling" if restarted is not None else "another worker is re-sampling")
         return drift
 
-    def _watch(self, domain: str, learned: Learned) -> None:
+    def watch(self, domain: str, learned: Learned) -> None:
+        """Start watching ``domain`` for drift against ``learned`` (call where the model is put to use)."""
         if self.monitor is not None and learned.entry.baseline is not None:
             self.monitor.watch(domain, learned.entry.baseline)
