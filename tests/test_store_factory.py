@@ -14,6 +14,7 @@ from scrapy_boilerplate.store import (
     LocalCoordinator,
     RedisStore,
     StoredModel,
+    check_location,
     coordinator_for,
     open_store,
     store_from_settings,
@@ -36,6 +37,9 @@ def test_paths_and_file_urls_open_directories(tmp_path: Path):
     assert open_store(f"file://{tmp_path}/m2").root == tmp_path / "m2"
     with pytest.raises(ValueError, match="unsupported store"):
         open_store("s3://bucket/models")
+    with pytest.raises(ValueError, match="empty"):
+        check_location("")
+    check_location("redis://localhost:6379/0")  # well-formed: nothing is contacted
 
 
 def _round_trip(store: RedisStore) -> None:

@@ -32,18 +32,28 @@ def is_redis_uri(uri: str) -> bool:
     return uri == "redis" or urlsplit(uri).scheme in REDIS_SCHEMES
 
 
-def open_store(uri: str, stats: StatsLike | None = None, prefix: str = DEFAULT_PREFIX) -> ModelStore:
-    """A store for a directory path, ``file://`` URL or Redis URL (``redis`` alone means localhost)."""
+def check_location(uri: str) -> None:
+    """Raise ``ValueError`` (or ``ImportError`` for Redis without redis-py) if ``uri`` cannot name a store."""
     if not uri:
         raise ValueError("store location is empty")
+    if is_redis_uri(uri):
+        try:
+            import redis  # noqa: F401 - only checking that it is installed
+        except ImportError:
+            raise ImportError("a Redis store needs redis-py: pip install 'scrapy-boilerplate[redis]'") from None
+    elif "://" in uri and not uri.startswith("file://"):
+        raise ValueError(f"unsupported store {uri!r}: use a directory, file://, redis://, rediss:// or unix://")
+
+
+def open_store(uri: str, stats: StatsLike | None = None, prefix: str = DEFAULT_PREFIX) -> ModelStore:
+    """A store for a directory path, ``file://`` URL or Redis URL (``redis`` alone means localhost)."""
+    check_location(uri)
     if uri == "redis":
         uri = "redis://localhost:6379/0"
     if is_redis_uri(uri):
         return RedisStore.from_url(uri, prefix, stats)
     if uri.startswith("file://"):
         return DirectoryStore(Path(unquote(urlsplit(uri).path)), stats)
-    if "://" in uri:
-        raise ValueError(f"unsupported store {uri!r}: use a directory, file://, redis://, rediss:// or unix://")
     return DirectoryStore(Path(uri), stats)
 
 
