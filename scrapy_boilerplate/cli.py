@@ -14,6 +14,7 @@ from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.progress import Progress, wants_progress
+from scrapy_boilerplate.store.cli import add_models_parser, run_models
 
 logger = logging.getLogger("scrapy_boilerplate")
 
@@ -80,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
     inspect.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
     add_arguments(inspect)
+    add_models_parser(sub)
     return parser
 
 
@@ -144,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         from scrapy_boilerplate.inspection.command import run_inspect
 
         return run_inspect(args)
+    if args.command == "models":
+        return run_models(args)
     return run_bench(args)
 
 

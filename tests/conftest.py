@@ -27,3 +27,15 @@ def corpus(tmp_path: Path) -> Path:
     write_site(root, "news.example", make_site("news.example", 6, seed=1))
     write_site(root, "blog.example", make_site("blog.example", 6, seed=2))
     return root
+
+
+REDIS_TEST_PORT = 6390
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory):
+    """A real Redis server on port 6390, started for the session (tests skip if redis-server is absent)."""
+    from store_support import running_redis
+
+    with running_redis(REDIS_TEST_PORT, tmp_path_factory.mktemp("redis")) as url:
+        yield url

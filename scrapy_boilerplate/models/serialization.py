@@ -56,14 +56,17 @@ def dump_model(model: SiteModel) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def load_model(data: bytes) -> SiteModel:
-    """Rebuild a fitted model from :func:`dump_model` output, validating every part."""
+def load_model(data: bytes | dict[str, Any]) -> SiteModel:
+    """Rebuild a fitted model from :func:`dump_model` output (bytes, or already parsed), validating every part."""
     from scrapy_boilerplate.models.registry import UnknownModelError, get_model_class
 
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFormatError(f"not a model file: {exc}") from exc
+    if isinstance(data, dict):
+        document: Any = data
+    else:
+        try:
+            document = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ModelFormatError(f"not a model file: {exc}") from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelFormatError("not a scrapy-boilerplate model file")
     try:

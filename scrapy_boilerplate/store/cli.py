@@ -1,0 +1,182 @@
+"""``scrapy-boilerplate models``: list, show, delete, export and import stored site models.
+
+Export writes JSON Lines, one stored-model record per line, so models move between a directory
+and a Redis store (or between machines) with ``export`` on one side and ``import`` on the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO
+
+from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.store.base import ModelStore, StoreError
+from scrapy_boilerplate.store.record import StoreEntry, decode_record
+from scrapy_boilerplate.store.redis_backend import DEFAULT_PREFIX
+
+
+def add_models_parser(sub: argparse._SubParsersAction) -> None:
+    """Register the ``models`` command and its sub-commands on the main parser."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", default=None,
+                        help="directory or redis:// URL (default: BOILERPLATE_STORE of the Scrapy project here)")
+    common.add_argument("--prefix", default=None,
+                        help=f"Redis key prefix (default: BOILERPLATE_STORE_PREFIX, else {DEFAULT_PREFIX!r})")
+    models = sub.add_parser("models", help="manage stored site models (list, show, delete, export, import)")
+    actions = models.add_subparsers(dest="action", required=True)
+
+    listing = actions.add_parser("list", parents=[common], help="one line per stored model")
+    listing.add_argument("--spider", default=None, help="only this spider's models")
+    show = actions.add_parser("show", parents=[common], help="a stored model's metadata as JSON")
+    delete = actions.add_parser("delete", parents=[common], help="remove stored models")
+    for parser in (show, delete):
+        parser.add_argument("spider")
+        parser.add_argument("domains", nargs="+", metavar="domain")
+    export = actions.add_parser("export", parents=[common], help="write records as JSON Lines")
+    export.add_argument("--spider", default=None, help="only this spider's models")
+    export.add_argument("--domain", action="append", default=None, help="only this domain (repeatable)")
+    export.add_argument("file", help="output file, - for standard output")
+    load = actions.add_parser("import", parents=[common], help="read records written by export")
+    load.add_argument("file", help="input file, - for standard input")
+
+
+def _open(location: str | None, prefix: str | None) -> ModelStore:
+    from scrapy_boilerplate.store.factory import open_store, store_from_settings
+
+    if location:
+        return open_store(location, prefix=prefix or DEFAULT_PREFIX)
+    from scrapy.utils.project import get_project_settings
+
+    settings = get_project_settings()
+    if prefix:
+        settings.set("BOILERPLATE_STORE_PREFIX", prefix, priority="cmdline")
+    return store_from_settings(settings)
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB"):
+        if n < 1024 or unit == "MiB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return str(n)
+
+
+def _when(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _list(store: ModelStore, args: argparse.Namespace) -> int:
+    entries = store.list(args.spider)
+    rows = [("SPIDER", "DOMAIN", "MODEL", "PAGES", "FITTED AT", "SIZE")]
+    rows += [(e.spider, e.domain, e.model, str(e.pages), _when(e.fitted_at), _size(e.size)) for e in entries]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    print(f"{len(entries)} models in {store.location}" + (f", {store.corrupt} unusable" if store.corrupt else ""))
+    return 0
+
+
+def _details(entry: StoreEntry) -> dict:
+    details = entry.to_json()
+    details["fitted_at"] = _when(entry.fitted_at)
+    details["size"] = entry.size
+    if entry.baseline is not None:
+        details["baseline"]["signatures"] = len(entry.baseline.signatures)
+    return details
+
+
+def _show(store: ModelStore, args: argparse.Namespace) -> int:
+    missing = 0
+    for domain in args.domains:
+        stored = store.get(args.spider, domain)
+        if stored is None:
+            print(f"models show: no usable model for {args.spider}/{domain} in {store.location}", file=sys.stderr)
+            missing += 1
+            continue
+        print(json.dumps(_details(stored.entry), indent=1, ensure_ascii=False))
+    return 1 if missing else 0
+
+
+def _delete(store: ModelStore, args: argparse.Namespace) -> int:
+    missing = [domain for domain in args.domains if not store.delete(args.spider, domain)]
+    print(f"deleted {len(args.domains) - len(missing)} models" + (f"; not found: {', '.join(missing)}" if missing else ""))
+    return 1 if missing else 0
+
+
+def _export(store: ModelStore, args: argparse.Namespace) -> int:
+    keys = [(e.spider, e.domain) for e in store.list(args.spider) if not args.domain or e.domain in args.domain]
+    written = 0
+    with _output(args.file) as out:
+        for spider, domain in keys:
+            data = store.get_record(spider, domain)
+            if data is not None:
+                out.write(data + b"\n")
+                written += 1
+    print(f"exported {written} models from {store.location}", file=sys.stderr if args.file == "-" else sys.stdout)
+    return 0
+
+
+def _lines(file: str) -> Iterator[bytes]:
+    handle = sys.stdin.buffer if file == "-" else Path(file).open("rb")
+    try:
+        yield from (line.rstrip(b"\r\n") for line in handle if line.strip())
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _import(store: ModelStore, args: argparse.Namespace) -> int:
+    imported = failed = 0
+    for number, line in enumerate(_lines(args.file), 1):
+        try:
+            decode_record(line)
+        except ModelFormatError as exc:
+            print(f"models import: line {number} skipped: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        store.put_record(line)
+        imported += 1
+    print(f"imported {imported} models into {store.location}" + (f", {failed} skipped" if failed else ""))
+    return 1 if failed else 0
+
+
+class _output:
+    """A binary output for a path, or standard output for ``-``."""
+
+    def __init__(self, file: str) -> None:
+        self._file = file
+        self._handle: IO[bytes] | None = None
+
+    def __enter__(self) -> IO[bytes]:
+        self._handle = sys.stdout.buffer if self._file == "-" else Path(self._file).open("wb")
+        return self._handle
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle is not None and self._handle is not sys.stdout.buffer:
+            self._handle.close()
+        elif self._handle is not None:
+            self._handle.flush()
+
+
+ACTIONS = {"list": _list, "show": _show, "delete": _delete, "export": _export, "import": _import}
+
+
+def run_models(args: argparse.Namespace) -> int:
+    """Run one ``models`` sub-command; store failures end with a message and exit status 2."""
+    try:
+        store = _open(args.store, args.prefix)
+    except (ValueError, ImportError) as exc:
+        print(f"models: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return ACTIONS[args.action](store, args)
+    except (StoreError, ValueError, OSError) as exc:
+        print(f"models {args.action}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()

@@ -1,0 +1,159 @@
+"""One crawl's side of the shared model life cycle: load, sample, fit once, store, notice drift.
+
+Scrapy-free, so the same steps serve a one-process crawl (directory store, in-process
+coordination) and every worker of a distributed one (Redis store and coordination):
+
+1. ``load``: a stored model, so an incremental crawl cleans from its first page;
+2. ``offer``: a page joins the domain's shared sample (never beyond ``sample_size``);
+3. ``fit``: under the fit lock, fit on everybody's sample pages, store, close the sample
+   (or load the model another worker stored meanwhile);
+4. ``watch`` the model in use, ``observe`` cleaned pages: on drift, open a new sample generation
+   while the old model keeps serving, and the next ``fit`` replaces it.
+
+``fit`` blocks (CPU and I/O): the crawl runs it in a worker thread.  The drift monitor is not
+thread-safe: ``watch`` and ``observe`` belong to the crawl's own thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store.base import ModelStore, StoreError
+from scrapy_boilerplate.store.coordination import Coordinator, SampleOffer, SampleState
+from scrapy_boilerplate.store.drift import Drift, DriftMonitor, fit_baseline
+from scrapy_boilerplate.store.fingerprint import Fingerprint
+from scrapy_boilerplate.store.record import StoredModel, StoreEntry
+
+logger = logging.getLogger(__name__)
+
+FITTED, LOADED, BUSY, INCOMPLETE = "fitted", "loaded", "busy", "incomplete"
+
+
+@dataclass(frozen=True)
+class Learned:
+    """A usable model of one domain and what the crawl needs around it."""
+
+    model: SiteModel
+    entry: StoreEntry
+    fingerprint: Fingerprint | None
+    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, cleaned)
+
+    @classmethod
+    def from_stored(cls, stored: StoredModel) -> Learned:
+        """Wrap a model read from the store (no prepared pages: they were another worker's)."""
+        baseline = stored.entry.baseline
+        fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share) if baseline is not None else None
+        return cls(stored.model, stored.entry, fingerprint)
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """What :meth:`SharedLearning.fit` did: ``fitted`` here, ``loaded`` another's, ``busy``, ``incomplete``."""
+
+    status: str
+    learned: Learned | None = None
+    stored: bool = False
+
+
+class SharedLearning:
+    """The model life cycle of one spider's domains over a store and a coordinator."""
+
+    def __init__(self, store: ModelStore, coordinator: Coordinator, spider: str, spec: ModelSpec,
+                 sample_size: int, lock_ttl: float, monitor: DriftMonitor | None = None) -> None:
+        self.store = store
+        self.coordinator = coordinator
+        self.spider = spider
+        self.spec = spec
+        self.sample_size = sample_size
+        self.lock_ttl = lock_ttl
+        self.monitor = monitor
+
+    def load(self, domain: str) -> Learned | None:
+        """The stored model of ``domain`` (``None`` if absent or unusable)."""
+        stored = self.store.get(self.spider, domain)
+        return Learned.from_stored(stored) if stored is not None else None
+
+    def offer(self, domain: str, page: Page) -> SampleOffer:
+        """Offer a page to ``domain``'s shared sample."""
+        return self.coordinator.offer(self.spider, domain, page.url, page.html, self.sample_size)
+
+    def state(self, domain: str) -> SampleState:
+        """``domain``'s shared sample state."""
+        return self.coordinator.state(self.spider, domain)
+
+    def needs_fit(self, state: SampleState, known: StoreEntry | None) -> bool:
+        """True when a domain's sample is complete (or closed) and no model fitted on it is known here."""
+        fitted = known is not None and known.generation >= state.generation
+        return not fitted and (state.closed or state.count >= self.sample_size)
+
+    def fit(self, domain: str) -> FitOutcome:
+        """Fit ``domain`` on the shared sample unless another worker is at it or already did."""
+        lock = self.coordinator.acquire_fit_lock(self.spider, domain, self.lock_ttl)
+        if lock is None:
+            return FitOutcome(BUSY)
+        with lock:
+            state = self.coordinator.state(self.spider, domain)
+            entry = self.store.entry(self.spider, domain)
+            if state.closed:
+                stored = self.store.get(self.spider, domain)
+                if stored is not None and entry is not None and entry.generation >= state.generation:
+                    return FitOutcome(LOADED, Learned.from_stored(stored))
+                # Closed without a usable model (deleted, corrupt): sample again.
+                self.coordinator.restart_sample(self.spider, domain, max(state.generation,
+                                                                         entry.generation if entry else 0))
+                return FitOutcome(INCOMPLETE)
+            pages = [Page(html, url) for url, html in self.coordinator.pages(self.spider, domain)]
+            if len(pages) < self.sample_size:
+                return FitOutcome(INCOMPLETE)
+            learned, stored_ok = self._fit_and_store(domain, pages, state.generation)
+            if stored_ok:  # otherwise leave the sample open: another worker fits and stores it
+                self.coordinator.finish_sample(self.spider, domain, state.generation)
+        return FitOutcome(FITTED, learned, stored_ok)
+
+    def _fit_and_store(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, bool]:
+        model = self.spec.create().fit(pages)
+        cleaned = [model.clean(page) for page in pages]
+        baseline = fit_baseline(model, pages, cleaned)
+        stored = StoredModel.new(self.spider, domain, model, len(pages), baseline, generation)
+        try:
+            entry = self.store.put(stored)
+            stored_ok = True
+        except StoreError as exc:  # the crawl still uses the model; the next crawl re-learns it
+            logger.warning("boilerplate: could not store the model of %s: %s", domain, exc)
+            entry, stored_ok = stored.entry, False
+        prepared = {page.url: (page.html, c) for page, c in zip(pages, cleaned)}
+        fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
+        return Learned(model, entry, fingerprint, prepared), stored_ok
+
+    def newer(self, domain: str, known: StoreEntry | None) -> Learned | None:
+        """The stored model of ``domain`` if it is newer than ``known`` (another worker's fit)."""
+        entry = self.store.entry(self.spider, domain)
+        if entry is None or (known is not None and (entry.generation, entry.fitted_at) <= (known.generation, known.fitted_at)):
+            return None
+        return self.load(domain)
+
+    @staticmethod
+    def unseen_share(learned: Learned, page: Page) -> float | None:
+        """Share of ``page`` in regions the model's sample never showed (CPU: run beside cleaning)."""
+        return learned.fingerprint.unseen(page) if learned.fingerprint is not None else None
+
+    def observe(self, domain: str, removed_share: float, unseen_share: float | None,
+                learned: Learned) -> Drift | None:
+        """Feed one cleaned page's figures to the drift monitor; on drift, open a new sample generation."""
+        if self.monitor is None or unseen_share is None:
+            return None
+        drift = self.monitor.observe(domain, removed_share, unseen_share)
+        if drift is not None:
+            restarted = self.coordinator.restart_sample(self.spider, domain, learned.entry.generation)
+            logger.info("boilerplate: %s changed its template (%s); %s", domain, drift.describe(),
+                        "re-sampling" if restarted is not None else "another worker is re-sampling")
+        return drift
+
+    def watch(self, domain: str, learned: Learned) -> None:
+        """Start watching ``domain`` for drift against ``learned`` (call where the model is put to use)."""
+        if self.monitor is not None and learned.entry.baseline is not None:
+            self.monitor.watch(domain, learned.entry.baseline)

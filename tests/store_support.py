@@ -1,0 +1,69 @@
+"""Test support for the model store: a Redis server for the session and a template redesign."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import lxml.etree
+import lxml.html
+import pytest
+
+
+def _ping(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=0.5).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+@contextlib.contextmanager
+def running_redis(port: int, workdir: Path) -> Iterator[str]:
+    """Yield the URL of a Redis server on ``port``: started here (and shut down after), or reused."""
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    url = f"redis://127.0.0.1:{port}/0"
+    if _ping(url):  # another test session's server: keys are namespaced per test, so sharing is safe
+        yield url
+        return
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does it)")
+    subprocess.run(["redis-server", "--port", str(port), "--daemonize", "yes", "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--dir", str(workdir),
+                    "--pidfile", str(workdir / "redis.pid"), "--logfile", str(workdir / "redis.log")],
+                   check=True, timeout=30)
+    deadline = time.monotonic() + 10
+    while not _ping(url):
+        if time.monotonic() > deadline:
+            pytest.fail(f"redis-server did not answer on port {port}: {(workdir / 'redis.log').read_text()}")
+        time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        import redis
+
+        with contextlib.suppress(redis.RedisError, OSError):
+            redis.Redis.from_url(url).shutdown(nosave=True)
+
+
+def redesign(html: str) -> str:
+    """The same page in a new template: every class and id renamed, the body wrapped in new blocks."""
+    root = lxml.html.fromstring(html)
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for attribute in ("class", "id"):
+            if el.get(attribute):
+                el.set(attribute, " ".join("v2-" + token for token in el.get(attribute).split()))
+    body = root.find("body")
+    shell = lxml.html.Element("div", {"class": "shell"})
+    frame = lxml.etree.SubElement(shell, "section", {"class": "frame"})
+    for child in list(body):
+        frame.append(child)
+    body.append(shell)
+    return lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")

@@ -1,0 +1,97 @@
+"""``scrapy-boilerplate models``: list, show, delete, export and import, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate import Page, create_model
+from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.store import DirectoryStore, StoredModel, fit_baseline, open_store
+from scrapy_boilerplate.synthetic import make_site
+
+
+def fill(store, spider: str, domains: dict[str, int]) -> None:
+    for domain, n in domains.items():
+        pages = [Page(s.html, s.url) for s in make_site(domain, n, seed=len(domain))]
+        model = create_model("pvalue").fit(pages)
+        store.put(StoredModel.new(spider, domain, model, n, fit_baseline(model, pages)))
+
+
+@pytest.fixture
+def models_dir(tmp_path: Path) -> Path:
+    fill(DirectoryStore(tmp_path / "models"), "news", {"a.example": 5, "b.example": 7})
+    fill(DirectoryStore(tmp_path / "models"), "blog", {"c.example": 3})
+    return tmp_path / "models"
+
+
+def test_list_prints_domain_model_pages_fitted_at_and_size(models_dir: Path, capsys):
+    assert main(["models", "list", "--store", str(models_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["SPIDER", "DOMAIN", "MODEL", "PAGES", "FITTED", "AT", "SIZE"]
+    rows = [line.split() for line in lines[1:-1]]
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+        ("blog", "c.example", "pvalue", "3"), ("news", "a.example", "pvalue", "5"), ("news", "b.example", "pvalue", "7")]
+    assert all(r[6] == "UTC" and r[-1] in {"B", "KiB"} for r in rows)
+    assert lines[-1] == f"3 models in {models_dir}"
+    main(["models", "list", "--store", str(models_dir), "--spider", "blog"])
+    assert "c.example" in capsys.readouterr().out
+
+
+def test_show_prints_metadata_as_json_and_fails_for_a_missing_model(models_dir: Path, capsys):
+    assert main(["models", "show", "--store", str(models_dir), "news", "b.example"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["domain"], shown["pages"], shown["params"]["variant"]) == ("b.example", 7, "improved")
+    assert shown["baseline"]["signatures"] > 0
+    assert main(["models", "show", "--store", str(models_dir), "news", "zzz.example"]) == 1
+    assert "no usable model for news/zzz.example" in capsys.readouterr().err
+
+
+def test_delete_removes_and_reports_what_was_missing(models_dir: Path, capsys):
+    assert main(["models", "delete", "--store", str(models_dir), "news", "a.example", "q.example"]) == 1
+    assert "deleted 1 models; not found: q.example" in capsys.readouterr().out
+    assert [e.domain for e in DirectoryStore(models_dir).list()] == ["c.example", "b.example"]
+
+
+def test_export_then_import_moves_models_to_redis_and_back(models_dir: Path, tmp_path: Path, redis_url, capsys):
+    dump = tmp_path / "models.jsonl"
+    assert main(["models", "export", "--store", str(models_dir), "--spider", "news", str(dump)]) == 0
+    assert len(dump.read_bytes().splitlines()) == 2
+    prefix = f"test-{uuid.uuid4().hex}"
+    redis_store = open_store(redis_url, prefix=prefix)
+    try:
+        assert main(["models", "import", "--store", redis_url, "--prefix", prefix, str(dump)]) == 0
+        assert [(e.domain, e.pages) for e in redis_store.list()] == [("a.example", 5), ("b.example", 7)]
+        back = tmp_path / "back"
+        main(["models", "export", "--store", redis_url, "--prefix", prefix, "--domain", "b.example",
+              str(tmp_path / "b.jsonl")])
+        main(["models", "import", "--store", str(back), str(tmp_path / "b.jsonl")])
+        original = DirectoryStore(models_dir).get("news", "b.example")
+        returned = DirectoryStore(back).get("news", "b.example")
+        assert returned.entry.fitted_at == original.entry.fitted_at
+        page = Page(make_site("b.example", 1, seed=99)[0].html)
+        assert returned.model.clean(page).text == original.model.clean(page).text
+    finally:
+        for name in redis_store.client.scan_iter(f"{prefix}:*"):
+            redis_store.client.delete(name)
+        redis_store.close()
+
+
+def test_import_skips_damaged_lines_and_says_so(models_dir: Path, tmp_path: Path, capsys):
+    dump = tmp_path / "models.jsonl"
+    main(["models", "export", "--store", str(models_dir), str(dump)])
+    lines = dump.read_bytes().splitlines()
+    dump.write_bytes(b"\n".join([lines[0], b'{"format": "something else"}', lines[1][:-40]]) + b"\n")
+    assert main(["models", "import", "--store", str(tmp_path / "new"), str(dump)]) == 1
+    captured = capsys.readouterr()
+    assert "imported 1 models" in captured.out and "2 skipped" in captured.out
+    assert "line 2 skipped" in captured.err and "line 3 skipped" in captured.err
+    assert len(DirectoryStore(tmp_path / "new").list()) == 1
+
+
+def test_a_bad_store_location_is_a_clear_error(capsys):
+    assert main(["models", "list", "--store", "ftp://example.com/models"]) == 2
+    assert "unsupported store" in capsys.readouterr().err

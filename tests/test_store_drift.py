@@ -1,0 +1,98 @@
+"""Template fingerprints, fit-time baselines and the drift monitor on synthetic sites."""
+
+from __future__ import annotations
+
+import pytest
+from store_support import redesign
+
+from scrapy_boilerplate import Page, create_model
+from scrapy_boilerplate.store import DriftMonitor, Fingerprint, fit_baseline
+from scrapy_boilerplate.store.fingerprint import block_signatures
+from scrapy_boilerplate.synthetic import make_site
+
+
+def site(n: int = 40, seed: int = 5) -> list[Page]:
+    return [Page(s.html, s.url) for s in make_site("drift.example", n, seed=seed)]
+
+
+def test_unseen_pages_of_the_same_template_map_to_seen_regions():
+    pages = site()
+    fingerprint = Fingerprint.of(pages[:10])
+    shares = [fingerprint.unseen(page) for page in pages[10:]]
+    assert max(shares) < 0.05
+
+
+def test_a_redesigned_template_maps_to_unseen_regions():
+    pages = site()
+    fingerprint = Fingerprint.of(pages[:10])
+    shares = [fingerprint.unseen(Page(redesign(page.html), page.url)) for page in pages[10:20]]
+    assert min(shares) > 0.9
+
+
+def test_signatures_ignore_positions_and_numbers_but_weigh_text():
+    a = Page('<html><body><div class="post-1"><p>one two</p><p>three</p></div></body></html>')
+    b = Page('<html><body><div class="post-22"><p>four five six seven</p></div></body></html>')
+    assert set(block_signatures(a)) == set(block_signatures(b))
+    assert sum(block_signatures(a).values()) == len("one two") + len("three")
+
+
+def test_a_sample_with_a_one_off_region_has_a_nonzero_baseline_unseen_share():
+    pages = site(10)
+    odd = Page(pages[0].html.replace("</footer>", '</footer><div class="poll"><p>Vote in our poll</p></div>'))
+    assert Fingerprint.of(pages[1:]).unseen_share == 0.0
+    assert Fingerprint.of([odd, *pages[1:]]).unseen_share > 0.0
+
+
+def test_fit_baseline_records_the_models_removed_share_on_its_sample():
+    pages = site(10)
+    model = create_model("pvalue").fit(pages)
+    baseline = fit_baseline(model, pages)
+    expected = sum(model.clean(p).removed_share for p in pages) / len(pages)
+    assert baseline.removed_share == pytest.approx(expected)
+    assert 0.1 < baseline.removed_share < 0.9  # the template is a real share of every page
+    assert baseline.signatures == Fingerprint.of(pages).signatures
+
+
+def _feed(monitor: DriftMonitor, model, fingerprint: Fingerprint, pages: list[Page]) -> list[int]:
+    """Indexes of the pages at which the monitor reported drift."""
+    hits = []
+    for i, page in enumerate(pages):
+        cleaned = model.clean(page)
+        if monitor.observe("drift.example", cleaned.removed_share, fingerprint.unseen(page)):
+            hits.append(i)
+    return hits
+
+
+def test_the_monitor_stays_quiet_on_the_same_template_and_fires_once_after_a_redesign():
+    pages = site(70)
+    sample, same, later = pages[:10], pages[10:40], pages[40:]
+    model = create_model("pvalue").fit(sample)
+    baseline = fit_baseline(model, sample)
+    fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
+    monitor = DriftMonitor(window=10, tolerance=0.25, every=1)
+    monitor.watch("drift.example", baseline)
+    assert _feed(monitor, model, fingerprint, same) == []
+    redesigned = [Page(redesign(p.html), p.url) for p in later]
+    hits = _feed(monitor, model, fingerprint, redesigned)
+    assert len(hits) == 1 and hits[0] < 10  # within one window of the change, then it stops watching
+    assert not monitor.watching("drift.example")
+
+
+def test_the_monitor_needs_a_full_window_and_validates_its_settings():
+    pages = site(12)
+    model = create_model("pvalue").fit(pages[:6])
+    baseline = fit_baseline(model, pages[:6])
+    monitor = DriftMonitor(window=5, tolerance=0.2)
+    assert monitor.due("d") is False  # not watched
+    monitor.watch("d", baseline)
+    assert [monitor.due("d") for _ in range(8)] == [False, False, False, True] * 2  # one page in four
+    assert [monitor.observe("d", 1.0, 1.0) for _ in range(4)] == [None] * 4
+    drift = monitor.observe("d", 1.0, 1.0)
+    assert drift is not None and "unseen share 1.00" in drift.describe()
+    assert monitor.observe("unwatched", 1.0, 1.0) is None
+    with pytest.raises(ValueError, match="window"):
+        DriftMonitor(window=0)
+    with pytest.raises(ValueError, match="tolerance"):
+        DriftMonitor(tolerance=0)
+    with pytest.raises(ValueError, match="every"):
+        DriftMonitor(every=0)

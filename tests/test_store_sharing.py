@@ -1,0 +1,169 @@
+"""The shared model life cycle between workers: sample together, fit once, load, notice drift."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from store_support import redesign
+
+from scrapy_boilerplate import Page
+from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.store import (
+    DirectoryStore,
+    DriftMonitor,
+    LocalCoordinator,
+    RedisStore,
+    SharedLearning,
+    StoreError,
+)
+from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
+from scrapy_boilerplate.synthetic import make_site
+
+SAMPLE = 5
+PAGES = [Page(s.html, s.url) for s in make_site("shared.example", 40, seed=9)]
+
+
+@pytest.fixture(params=["local", "redis"])
+def workers(request, tmp_path: Path):
+    """A factory of workers (SharedLearning) on one shared store: in-process, or separate Redis clients."""
+    spec = ModelSpec("pvalue")
+    if request.param == "local":
+        store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator()
+        yield lambda **kw: SharedLearning(store, coordinator, "spider", spec, SAMPLE, kw.get("ttl", 30),
+                                          kw.get("monitor"))
+        return
+    url, prefix, stores = request.getfixturevalue("redis_url"), f"test-{uuid.uuid4().hex}", []
+
+    def make(**kw) -> SharedLearning:
+        stores.append(RedisStore.from_url(url, prefix))
+        return SharedLearning(stores[-1], RedisCoordinator(stores[-1].client, prefix), "spider", spec, SAMPLE,
+                              kw.get("ttl", 30), kw.get("monitor"))
+
+    yield make
+    for name in stores[0].client.scan_iter(f"{prefix}:*"):
+        stores[0].client.delete(name)
+    for store in stores:
+        store.close()
+
+
+def fill(a: SharedLearning, b: SharedLearning, pages: list[Page]) -> list[bool]:
+    """Two workers offering pages alternately, as a shared request queue hands them out."""
+    return [(a if i % 2 else b).offer("shared.example", page).accepted for i, page in enumerate(pages)]
+
+
+def test_workers_fill_one_sample_and_the_model_is_fitted_once(workers):
+    a, b = workers(), workers()
+    assert a.load("shared.example") is None
+    assert fill(a, b, PAGES[:8]) == [True] * SAMPLE + [False] * 3
+    state = b.state("shared.example")
+    assert b.needs_fit(state, None)
+    fitted = a.fit("shared.example")
+    assert fitted.status == "fitted" and fitted.stored
+    assert fitted.learned.entry.pages == SAMPLE
+    assert set(fitted.learned.prepared) == {p.url for p in PAGES[:SAMPLE]}  # both workers' pages
+    again = b.fit("shared.example")
+    assert again.status == "loaded"  # not fitted twice
+    assert again.learned.entry.fitted_at == fitted.learned.entry.fitted_at
+    assert not b.needs_fit(b.state("shared.example"), again.learned.entry)
+    assert a.offer("shared.example", PAGES[20]).accepted is False  # the sample stays closed
+    page = PAGES[30]
+    assert again.learned.model.clean(page).text == fitted.learned.model.clean(page).text
+
+
+def test_a_later_crawl_loads_the_stored_model_and_sees_newer_ones(workers):
+    a, b = workers(), workers()
+    fill(a, b, PAGES[:SAMPLE])
+    fitted = a.fit("shared.example").learned
+    later = workers()
+    loaded = later.load("shared.example")
+    assert loaded is not None and loaded.entry.fitted_at == fitted.entry.fitted_at
+    assert later.newer("shared.example", loaded.entry) is None
+    assert later.newer("shared.example", None).entry.fitted_at == fitted.entry.fitted_at
+
+
+def test_only_one_worker_fits_at_a_time_and_an_abandoned_lock_expires(workers):
+    a, b = workers(ttl=0.3), workers(ttl=0.3)
+    fill(a, b, PAGES[:SAMPLE])
+    held = a.coordinator.acquire_fit_lock("spider", "shared.example", 0.3)  # a worker dies mid-fit
+    assert held is not None
+    assert b.fit("shared.example").status == "busy"
+    time.sleep(0.4)
+    assert b.fit("shared.example").status == "fitted"
+
+
+class _BrokenSpec:
+    """A model spec whose model crashes while fitting."""
+
+    label = "broken"
+
+    def create(self):
+        class Broken:
+            def fit(self, pages):
+                raise RuntimeError("model bug")
+        return Broken()
+
+
+def test_a_failed_fit_releases_the_lock_for_the_next_worker(workers):
+    a, b = workers(), workers()
+    fill(a, b, PAGES[:SAMPLE])
+    a.spec = _BrokenSpec()
+    with pytest.raises(RuntimeError, match="model bug"):
+        a.fit("shared.example")
+    assert b.fit("shared.example").status == "fitted"
+
+
+def test_if_storing_fails_the_model_is_used_and_the_sample_stays_open_for_another_fitter(workers, monkeypatch):
+    a, b = workers(), workers()
+    fill(a, b, PAGES[:SAMPLE])
+
+    def down(data):
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(a.store, "put_record", down)
+    outcome = a.fit("shared.example")
+    assert (outcome.status, outcome.stored) == ("fitted", False)
+    assert outcome.learned.model.clean(PAGES[30]).text
+    monkeypatch.undo()
+    assert b.fit("shared.example").status == "fitted"
+    assert b.load("shared.example") is not None
+
+
+def test_a_closed_sample_whose_model_vanished_is_sampled_again(workers):
+    a, b = workers(), workers()
+    fill(a, b, PAGES[:SAMPLE])
+    a.fit("shared.example")
+    a.store.delete("spider", "shared.example")
+    assert b.needs_fit(b.state("shared.example"), None)
+    assert b.fit("shared.example").status == "incomplete"
+    assert all(fill(a, b, PAGES[10:10 + SAMPLE]))
+    assert b.fit("shared.example").status == "fitted"
+
+
+def test_drift_opens_a_new_sample_once_and_the_refit_replaces_the_model(workers):
+    a = workers(monitor=DriftMonitor(window=5, tolerance=0.25, every=1))
+    b = workers(monitor=DriftMonitor(window=5, tolerance=0.25, every=1))
+    fill(a, b, PAGES[:SAMPLE])
+    first = a.fit("shared.example").learned
+    known_b = b.load("shared.example")
+    a.watch("shared.example", first)
+    b.watch("shared.example", known_b)
+    redesigned = [Page(redesign(p.html), p.url + "?v2") for p in PAGES[10:30]]
+    drifts = []
+    for worker, learned in ((a, first), (b, known_b)):
+        for page in redesigned[:5]:
+            cleaned = learned.model.clean(page)
+            drifts.append(worker.observe("shared.example", cleaned.removed_share,
+                                         worker.unseen_share(learned, page), learned))
+    assert sum(d is not None for d in drifts) == 2  # each worker noticed ...
+    state = a.state("shared.example")
+    assert state.generation == 1 and not state.closed  # ... but the sample was restarted once
+    assert b.needs_fit(b.state("shared.example"), known_b.entry) is False  # still sampling
+    fill(a, b, redesigned[5:5 + SAMPLE])
+    refit = b.fit("shared.example")
+    assert refit.status == "fitted" and refit.learned.entry.generation == 1
+    assert a.newer("shared.example", first.entry).entry.generation == 1
+    page = redesigned[-1]
+    assert a.unseen_share(refit.learned, page) < 0.2  # the new model has seen the new template
