@@ -30,7 +30,7 @@ from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
 from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
-from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text
+from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
@@ -49,14 +49,14 @@ def _chars(removal: Removal, el: lxml.etree._Element) -> int:
     lengths = removal.lengths.get(el)
     if lengths is not None:
         return lengths.text
-    return removal.removed[el][1] if el in removal.removed else 0
+    return removal.removed[el][1].text if el in removal.removed else 0
 
 
-def _copy_without(el: lxml.etree._Element, removal: Removal) -> lxml.etree._Element:
-    """A private copy of ``el``'s subtree without the removed elements (the page stays untouched)."""
+def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset()) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched)."""
     out = copy.deepcopy(el)
     out.tail = None
-    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed]
+    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed and theirs not in spared]
     for mine in doomed:
         if mine is out:
             return lxml.html.Element("div")
@@ -161,13 +161,17 @@ class StyleTreeModel(SiteModel):
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
                 removal, main, sst_removed = alone, alone_main, set()
-        decisions += [Decision(path(el), False, chars, reason)
-                      for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
+        decisions += [Decision(path(el), False, own.text, reason)
+                      for el, (reason, own) in removal.removed.items() if el not in sst_removed]
+        spared = frozenset(el for el in sst_removed if is_prose(removal.removed[el][1])
+                           and any(a is main.main for a in el.iterancestors()))
+        decisions += [Decision(path(el), True, removal.removed[el][1].text,
+                               "SST noise, but prose inside the main text (kept)") for el in spared]
         decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
                                   f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
         decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
                       for el in main.title]
-        output = _copy_without(main.main, removal)
+        output = _copy_without(main.main, removal, spared)
         drop_link_lists(output)
         if main.title:
             wrapper = lxml.html.Element("div")

@@ -48,6 +48,10 @@ SIBLING_SHARE = 0.8
 REPEAT_MAX_LEVELS = 3
 REPEAT_MIN_CHARS = 200
 LINK_DENSITY_LIMIT = 0.5
+# SST calls a recurring paragraph noise, but inside the main text a paragraph that recurs (a
+# post shown on several front pages, a standing intro) is still part of what readers read.
+PROSE_MIN_CHARS = 150
+PROSE_LINK_SHARE = 0.3
 TITLE_TAGS = ("h1", "h2", "h3", "h4")
 TITLE_MAX_LEVELS = 3  # how far up from the main-text element the title may sit
 TITLE_MAX_CHARS = 400  # text between title and main text beyond this is not a byline
@@ -71,7 +75,7 @@ class Removal:
     """Elements removed from a page (outermost only), with reasons, and the lengths they left."""
 
     lengths: dict[Element, Lengths]
-    removed: dict[Element, tuple[str, int]] = field(default_factory=dict)  # reason, visible chars
+    removed: dict[Element, tuple[str, Lengths]] = field(default_factory=dict)  # reason, own lengths
 
     def remove(self, el: Element, reason: str) -> None:
         """Take ``el``'s subtree out of the lengths of its ancestors and of the candidates."""
@@ -86,11 +90,16 @@ class Removal:
                 lengths.markup -= own.markup
         for node in el.iter():
             self.lengths.pop(node, None)
-        self.removed[el] = (reason, own.text)
+        self.removed[el] = (reason, own)
 
     def is_removed(self, el: Element) -> bool:
         """True when ``el`` is gone with a removed subtree."""
         return el not in self.lengths
+
+
+def is_prose(lengths: Lengths) -> bool:
+    """Enough non-link text to be a paragraph of an article rather than a widget or a label."""
+    return lengths.valid_text >= PROSE_MIN_CHARS and lengths.link_text <= PROSE_LINK_SHARE * lengths.text
 
 
 def negative_names(el: Element) -> list[str]:
