@@ -23,7 +23,7 @@ import numpy as np
 from scrapy_boilerplate.html import to_text
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
-from scrapy_boilerplate.models.ngram_fast import find_optimal_fast, top_positions
+from scrapy_boilerplate.models.ngram_fast import find_optimal_with_starts
 from scrapy_boilerplate.models.ngram_hash import covered, hash_at
 from scrapy_boilerplate.models.ngram_paper import CutPoint
 from scrapy_boilerplate.models.ngram_select import shared_cut
@@ -101,8 +101,7 @@ class NGramModel(SiteModel):
             if not len(corpus.lengths) or int(corpus.lengths.max()) < 2:
                 self.cut_, self.useless_ = None, np.zeros(0, dtype=np.uint64)
                 return
-            cut = find_optimal_fast(corpus, delimiters)
-            starts = top_positions(corpus, cut.n, cut.a, delimiters)
+            cut, starts = find_optimal_with_starts(corpus, delimiters)
             self.cut_ = cut
             self.useless_ = np.unique(hash_at(corpus.ids, starts, cut.n, corpus.alphabet))
         else:
