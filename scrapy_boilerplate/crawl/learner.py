@@ -156,8 +156,13 @@ class BoilerplateLearner:
         return state.model if state is not None else None
 
     def should_hold(self, domain: str) -> bool:
-        """True when an item of ``domain`` should wait for the domain's model."""
-        return self.state(domain).status in (SAMPLING, FITTING)
+        """True when an item of ``domain`` should wait for the domain's model.
+
+        The middleware sees a response before the spider makes its items, so a domain with no
+        sampled page yet (e.g. an item URL on another host) has no model coming: no waiting.
+        """
+        state = self.domains.get(domain)
+        return state is not None and (state.status == FITTING or (state.status == SAMPLING and bool(state.pages)))
 
     def take_prepared(self, domain: str, url: str, html: str) -> CleanedPage | None:
         """The cleaning already done during the fit for this very page, if any."""
