@@ -43,6 +43,7 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(None, "Item field that receives the cleaned HTML (unset: not written)."),
     "BOILERPLATE_MODEL_FIELD": SettingDoc("boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."),
     "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
+    "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(100, "Most domains with a partial sample at once; the oldest then falls back."),
     "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(200, "Most items held at once waiting for their domain's model."),
     "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."),
     "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."),
@@ -68,6 +69,7 @@ class BoilerplateConfig:
     cleaned_html_field: str | None
     model_field: str | None
     max_page_bytes: int
+    max_sampling_domains: int
     hold_max_items: int
     hold_max_bytes: int
     hold_timeout: float
@@ -95,6 +97,7 @@ class BoilerplateConfig:
             cleaned_html_field=_field(settings, "BOILERPLATE_CLEANED_HTML_FIELD", required=False),
             model_field=_field(settings, "BOILERPLATE_MODEL_FIELD", required=False),
             max_page_bytes=_positive_int(settings, "BOILERPLATE_MAX_PAGE_BYTES"),
+            max_sampling_domains=_positive_int(settings, "BOILERPLATE_MAX_SAMPLING_DOMAINS"),
             hold_max_items=_positive_int(settings, "BOILERPLATE_HOLD_MAX_ITEMS"),
             hold_max_bytes=hold_max_bytes,
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
