@@ -115,7 +115,9 @@ class BoilerplateLearner:
     def wants_sample(self, domain: str) -> bool:
         """True while ``domain`` still collects its sample."""
         state = self.domains.get(domain)
-        return state is None or (state.status in (SAMPLING, FALLBACK) and state.model is None and not state.sampling_closed)
+        if state is None:
+            return True
+        return state.status in (SAMPLING, FALLBACK) and state.model is None and not state.sampling_closed
 
     def add_sample(self, domain: str, page: Page) -> None:
         """Add one page to ``domain``'s sample; starts the fit when the sample is complete."""
@@ -142,9 +144,9 @@ class BoilerplateLearner:
             oldest = next(iter(self._sampling))
             del self._sampling[oldest]
             state = self.state(oldest)
-            state.pages, state.sampling_closed = [], True
             self.stats.inc_value(keys.DOMAINS_EVICTED)
             self.use_fallback(oldest, reason="too many domains sampling at once")
+            state.pages, state.sampling_closed = [], True
 
     async def _fit(self, domain: str, state: DomainState) -> None:
         pages, state.pages = state.pages, []
