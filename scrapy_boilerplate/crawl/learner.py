@@ -20,7 +20,7 @@ from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
-from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, QUIET, HoldQueue
+from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, HoldQueue
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -48,7 +48,7 @@ class DomainState:
     pages: list[Page] = field(default_factory=list)
     urls: set[str] = field(default_factory=set)
     model: SiteModel | None = None
-    fit_failed: bool = False
+    sampling_closed: bool = False  # the fit failed or the domain was evicted: never sample it again
     prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)
 
 
@@ -93,6 +93,7 @@ class BoilerplateLearner:
         self.domains: dict[str, DomainState] = {}
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self._opted_out: dict[int, Any] = {}
+        self._sampling: dict[str, None] = {}  # domains with a partial sample, oldest first
         self._fits: set[Any] = set()
 
     @classmethod
@@ -114,21 +115,38 @@ class BoilerplateLearner:
     def wants_sample(self, domain: str) -> bool:
         """True while ``domain`` still collects its sample."""
         state = self.domains.get(domain)
-        return state is None or (state.status in (SAMPLING, FALLBACK) and state.model is None and not state.fit_failed)
+        if state is None:
+            return True
+        return state.status in (SAMPLING, FALLBACK) and state.model is None and not state.sampling_closed
 
     def add_sample(self, domain: str, page: Page) -> None:
         """Add one page to ``domain``'s sample; starts the fit when the sample is complete."""
         state = self.state(domain)
         if not self.wants_sample(domain) or page.url in state.urls:
             return
+        if not state.pages:
+            self._make_room_for(domain)
+        self._sampling[domain] = None
         state.pages.append(page)
         state.urls.add(page.url)
         self.stats.inc_value(keys.SAMPLE_PAGES)
         if len(state.pages) >= self.config.sample_size:
+            del self._sampling[domain]
             state.status = FITTING
             fit = deferred_from_coro(self._fit(domain, state))
             self._fits.add(fit)
             fit.addBoth(lambda _: self._fits.discard(fit))
+
+    def _make_room_for(self, domain: str) -> None:
+        """Bound sample memory: past BOILERPLATE_MAX_SAMPLING_DOMAINS, the oldest sampling domain
+        (the first to start) gives up its sample and is cleaned by the fallback."""
+        while len(self._sampling) >= self.config.max_sampling_domains:
+            oldest = next(iter(self._sampling))
+            del self._sampling[oldest]
+            state = self.state(oldest)
+            self.stats.inc_value(keys.DOMAINS_EVICTED)
+            self.use_fallback(oldest, reason="too many domains sampling at once")
+            state.pages, state.sampling_closed = [], True
 
     async def _fit(self, domain: str, state: DomainState) -> None:
         pages, state.pages = state.pages, []
@@ -138,7 +156,7 @@ class BoilerplateLearner:
             self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
                            self.config.model.label, domain, exc, self.config.fallback.label)
-            state.fit_failed = True
+            state.sampling_closed = True
             self.use_fallback(domain, reason="fit failed")
             return
         state.model, state.status, state.prepared = result.model, READY, result.prepared
@@ -156,8 +174,13 @@ class BoilerplateLearner:
         return state.model if state is not None else None
 
     def should_hold(self, domain: str) -> bool:
-        """True when an item of ``domain`` should wait for the domain's model."""
-        return self.state(domain).status in (SAMPLING, FITTING)
+        """True when an item of ``domain`` should wait for the domain's model.
+
+        The middleware sees a response before the spider makes its items, so a domain with no
+        sampled page yet (e.g. an item URL on another host) has no model coming: no waiting.
+        """
+        state = self.domains.get(domain)
+        return state is not None and (state.status == FITTING or (state.status == SAMPLING and bool(state.pages)))
 
     def take_prepared(self, domain: str, url: str, html: str) -> CleanedPage | None:
         """The cleaning already done during the fit for this very page, if any."""
@@ -167,7 +190,7 @@ class BoilerplateLearner:
         sampled_html, cleaned = state.prepared.pop(url)
         return cleaned if sampled_html == html else None
 
-    def use_fallback(self, domain: str, reason: str) -> None:
+    def use_fallback(self, domain: str, reason: str, release: str = NO_MODEL) -> None:
         """Clean ``domain`` with the fallback from now on (its sampling may still complete later)."""
         state = self.state(domain)
         if state.status == FALLBACK:
@@ -176,7 +199,7 @@ class BoilerplateLearner:
         self.stats.inc_value(keys.DOMAINS_FALLBACK)
         logger.info("boilerplate: %s has no site model (%s, %d pages sampled); cleaning it with %s",
                     domain, reason, len(state.pages), self.config.fallback.label)
-        self._release(domain, QUIET)
+        self._release(domain, release)
 
     def _release(self, domain: str, reason: str) -> None:
         self.hold.release_domain(domain, reason)  # the pipeline counts releases by reason
@@ -185,7 +208,7 @@ class BoilerplateLearner:
         """The crawl went quiet: domains still sampling fall back and their items go on."""
         for domain in self.hold.domains():
             if self.state(domain).status == SAMPLING:
-                self.use_fallback(domain, reason=reason)
+                self.use_fallback(domain, reason=reason, release=QUIET)
 
     def release_all(self) -> None:
         """The spider is closing: let every held item go on with the fallback."""
