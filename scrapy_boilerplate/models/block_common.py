@@ -74,7 +74,8 @@ def _block_html(block: Block) -> str:
 
 def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdict], model: str,
              score: float | None = None) -> CleanedPage:
-    """The cleaned page made of the kept blocks, with one decision per block."""
+    """The cleaned page made of the kept blocks, with one decision per block; ``score`` defaults
+    to the share of blocks kept."""
     tree = page.tree.getroottree()
     kept = [block for block, verdict in zip(blocks, verdicts) if verdict.kept]
     text = BLOCK_SEPARATOR.join(block.text for block in kept)
@@ -84,6 +85,8 @@ def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdic
         Decision(tree.getpath(block.element), verdict.kept, len(block.text), verdict.reason)
         for block, verdict in zip(blocks, verdicts)
     )
+    if score is None:
+        score = len(kept) / len(blocks) if blocks else 0.0
     return CleanedPage(text, html, model, total, len(text), score, decisions)
 
 

@@ -106,9 +106,7 @@ class BlockDupModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         blocks = text_blocks(page)
-        verdicts = self.verdicts(page, blocks)
-        kept = sum(v.kept for v in verdicts)
-        return assemble(page, blocks, verdicts, self.name, kept / len(blocks) if blocks else 0.0)
+        return assemble(page, blocks, self.verdicts(page, blocks), self.name)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         arrays = {**self._index.arrays(), **self._pages.arrays(), "digests": self._digests}

@@ -142,13 +142,18 @@ class BlockIndex:
         q_rows = np.repeat(query.owner, hi - lo)
         text_pairs = q_rows * n + self.post_block[positions]
         text_dot = np.repeat(query.weight, hi - lo) * self.post_weight[positions]
-        # Blocks sharing no text can still pass when both are mostly tags: cos <= share_q * share_b.
+        # Blocks sharing no text can still pass when both are mostly tags (cos <= share_q * share_b):
+        # score those few rows against the few tag-heavy sample blocks densely, keep what passes.
         q_share = np.sqrt((q_tags ** 2).sum(axis=1)) / np.maximum(query.norm, 1e-12)
-        need = threshold / np.maximum(q_share, 1e-12)
-        first = np.searchsorted(self._sorted_share, need, side="right")
-        tag_positions = expand_ranges(first, n - first)
-        tag_rows = np.repeat(np.arange(len(query), dtype=np.int64), n - first)
-        tag_pairs = tag_rows * n + self._share_order[tag_positions]
+        first = np.searchsorted(self._sorted_share, threshold / np.maximum(q_share, 1e-12), side="right")
+        heavy = np.flatnonzero(first < n)
+        tag_pairs = np.zeros(0, dtype=np.int64)
+        if len(heavy):
+            columns = self._share_order[int(first[heavy].min()):]
+            tag_cos = (q_tags[heavy] @ self.tag_matrix[columns].T.astype(np.float64)) \
+                * self.inv_norm[columns][None, :] / np.maximum(query.norm[heavy], 1e-12)[:, None]
+            rows, cols = np.nonzero(tag_cos > threshold)
+            tag_pairs = heavy[rows].astype(np.int64) * n + columns[cols]
         pairs, inverse = np.unique(np.concatenate([text_pairs, tag_pairs]), return_inverse=True)
         dot = np.bincount(inverse, weights=np.concatenate([text_dot, np.zeros(len(tag_pairs))]), minlength=len(pairs))
         return pairs, dot

@@ -161,7 +161,7 @@ class EntropyModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         blocks, terms = self._blocks(page)
-        return assemble(page, blocks, self.verdicts(blocks, terms), self.name, self._threshold)
+        return assemble(page, blocks, self.verdicts(blocks, terms), self.name)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         terms = list(self._entropies)
