@@ -41,6 +41,10 @@ NEGATIVE_WORDS: tuple[str, ...] = tuple("nav ad ads jp tags".split())
 # A negatively named element is spared when it holds at least this share of the remaining text
 # (then the name describes a wrapper, e.g. <div id="main-nav-and-content">).
 NEGATIVE_MAX_SHARE = 0.5
+# ... or when it holds a fair share and most of that sits in an element named like an article.
+WRAPPED_MIN_SHARE = 0.2
+WRAPPED_ARTICLE_SHARE = 0.5
+POSITIVE_RE = re.compile(r"article|content|entry|story|post-?body|main")
 # Widen the max-P element to its parent while it holds less than this share of the parent's
 # non-link text: higher than pvalue's 0.6, since SST and the vocabulary already took the noise out.
 SIBLING_SHARE = 0.8
@@ -112,6 +116,18 @@ def negative_names(el: Element) -> list[str]:
     return sorted(set(NEGATIVE_RE.findall(names)))
 
 
+def wraps_article(el: Element, lengths: dict[Element, Lengths]) -> bool:
+    """True when most of ``el``'s text sits in a descendant named like an article (``share_wrapper``
+    around ``<div class="article">``)."""
+    own = lengths[el].text
+    for inner in NAMED_XPATH(el):
+        if inner in lengths and lengths[inner].text >= WRAPPED_ARTICLE_SHARE * own:
+            names = " ".join(inner.get(name) or "" for name in ("class", "id", "role")).lower()
+            if POSITIVE_RE.search(names) and not NEGATIVE_RE.search(names):
+                return True
+    return False
+
+
 def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     """Remove elements named like non-content that hold a minor share of the remaining text."""
     total = max(removal.lengths[body].text, 1)
@@ -122,7 +138,7 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
         if not names:
             continue
         share = removal.lengths[el].text / total
-        if share < NEGATIVE_MAX_SHARE:
+        if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, removal.lengths)):
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
 
 
