@@ -30,7 +30,7 @@ def test_each_site_loses_its_template_and_keeps_its_articles(site):
         cleaned = model.clean(page)
         assert score_text(cleaned.text, truth.article_text).r > 0.95
         assert template_left(cleaned.text, truth) == []
-        assert cleaned.removed_share > 0.1
+        assert cleaned.removed_share > 0.2
 
 
 def test_models_of_two_sites_do_not_share_a_template():
@@ -64,3 +64,38 @@ def test_the_paper_keeps_a_deviating_region_whole_as_possibly_meaningful():
     cleaned = model.clean(page)
     assert truth.template_texts[7] in cleaned.text  # a sidebar title: the swapped columns are unseen
     assert any("possibly meaningful" in d.reason for d in cleaned.decisions)
+
+
+def comments_of(page: Page) -> list[str]:
+    """The reader comments of a synthetic page."""
+    return [p.text for p in page.tree.iterfind(".//div[@class='comment']/p")]
+
+
+def test_improved_variant_also_drops_what_varies_but_is_not_the_article():
+    synthetic = make_site("talk.example", 10, seed=9)
+    pages = pages_of(synthetic)
+    improved = create_model("style_tree").fit(pages)
+    paper = create_model("style_tree", variant="paper").fit(pages)
+    with_comments = [(p, s) for p, s in zip(pages, synthetic) if comments_of(p)]
+    assert with_comments
+    for page, truth in with_comments:
+        others = [s.title for s in synthetic if s is not truth]
+        kept_by_paper = paper.clean(page).text
+        cleaned = improved.clean(page)
+        # Comments and related links change from page to page, so SST alone keeps them ...
+        assert all(c in kept_by_paper for c in comments_of(page))
+        assert any(title in kept_by_paper for title in others)
+        # ... the improved variant drops them and keeps the article.
+        assert not any(c in cleaned.text for c in comments_of(page))
+        assert not any(title in cleaned.text for title in others)
+        assert score_text(cleaned.text, truth.article_text).f1 > 0.95
+        assert any(d.reason.startswith("main text inside the SST's keep") for d in cleaned.decisions)
+
+
+def test_an_article_the_sample_repeats_is_still_found():
+    synthetic = make_site("mirror.example", 3, seed=4)
+    page = Page(synthetic[0].html, synthetic[0].url)
+    model = create_model("style_tree").fit([Page(synthetic[0].html, f"{synthetic[0].url}?copy={i}") for i in range(5)])
+    cleaned = model.clean(page)  # SST calls every part of it noise: it was identical on every page
+    assert score_text(cleaned.text, synthetic[0].article_text).r > 0.95
+    assert any("without the SST" in d.reason for d in cleaned.decisions)

@@ -27,6 +27,7 @@ Element = lxml.etree._Element
 # The paper's "display attributes" (its examples: bgcolor, width); class and id are how modern
 # pages express presentation, so they are display attributes too.
 DISPLAY_ATTRIBUTES: tuple[str, ...] = ("align", "bgcolor", "class", "id", "role", "valign", "width")
+MERGE_MAX_CANDIDATES = 8
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -170,19 +171,30 @@ class SiteStyleTree:
         keys = tuple(element_key(child, self.options.attributes) for child in children)
         style = node.styles.get(keys)
         if style is None:
+            existing: dict[str, list[ElementNode]] = {}
+            if self.options.merge_elements:
+                for candidate in node.children():
+                    existing.setdefault(candidate.key, []).append(candidate)
             elements: list[ElementNode] = []
+            taken: set[int] = set()
             for key, child in zip(keys, children):
-                elements.append(self._new_element(node, key, child, elements))
+                element = self._new_element(existing.get(key, ()), key, child, taken)
+                taken.add(id(element))
+                elements.append(element)
             style = StyleNode(elements)
             node.styles[keys] = style
         style.pages += 1
         return style
 
-    def _new_element(self, parent: ElementNode, key: str, el: Element, taken: list[ElementNode]) -> ElementNode:
-        """A new element node, or (element-node merging) a similar same-key node of a sibling style."""
+    def _new_element(self, same_key: Iterable[ElementNode], key: str, el: Element, taken: set[int]) -> ElementNode:
+        """A new element node, or (element-node merging) a similar same-key node of a sibling style.
+
+        Only the first :data:`MERGE_MAX_CANDIDATES` free same-key nodes are compared, so a parent
+        with thousands of like children (a comment thread) does not make the build quadratic.
+        """
         if not self.options.merge_elements:
             return ElementNode(key)
-        candidates = [c for c in parent.children() if c.key == key and all(c is not t for t in taken)]
+        candidates = [c for c in same_key if id(c) not in taken][:MERGE_MAX_CANDIDATES]
         if candidates:
             signature = frozenset(content_features(el, self.options.shingle))
             for candidate in candidates:

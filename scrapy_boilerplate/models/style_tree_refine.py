@@ -41,6 +41,10 @@ NEGATIVE_WORDS: tuple[str, ...] = tuple("nav ad ads jp tags".split())
 # A negatively named element is spared when it holds at least this share of the remaining text
 # (then the name describes a wrapper, e.g. <div id="main-nav-and-content">).
 NEGATIVE_MAX_SHARE = 0.5
+# ... or when it holds a fair share and most of that sits in an element named like an article.
+WRAPPED_MIN_SHARE = 0.2
+WRAPPED_ARTICLE_SHARE = 0.5
+POSITIVE_RE = re.compile(r"article|content|entry|story|post-?body|main")
 # Widen the max-P element to its parent while it holds less than this share of the parent's
 # non-link text: higher than pvalue's 0.6, since SST and the vocabulary already took the noise out.
 SIBLING_SHARE = 0.8
@@ -55,6 +59,8 @@ PROSE_LINK_SHARE = 0.3
 TITLE_TAGS = ("h1", "h2", "h3", "h4")
 TITLE_MAX_LEVELS = 3  # how far up from the main-text element the title may sit
 TITLE_MAX_CHARS = 400  # text between title and main text beyond this is not a byline
+COMMENT_RE = re.compile(r"comment|disqus|respond|repl(y|ies)")
+COMMENT_MIN_LEFT = 0.2  # a "comment" wrapper around more than 80% of the text is not a thread
 COMMENT_HEADING_MAX_CHARS = 40
 COMMENT_HEADING = re.compile(
     r"^(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (comment|reply)|discussion)\b", re.I
@@ -112,6 +118,18 @@ def negative_names(el: Element) -> list[str]:
     return sorted(set(NEGATIVE_RE.findall(names)))
 
 
+def wraps_article(el: Element, lengths: dict[Element, Lengths]) -> bool:
+    """True when most of ``el``'s text sits in a descendant named like an article (``share_wrapper``
+    around ``<div class="article">``)."""
+    own = lengths[el].text
+    for inner in NAMED_XPATH(el):
+        if inner in lengths and lengths[inner].text >= WRAPPED_ARTICLE_SHARE * own:
+            names = " ".join(inner.get(name) or "" for name in ("class", "id", "role")).lower()
+            if POSITIVE_RE.search(names) and not NEGATIVE_RE.search(names):
+                return True
+    return False
+
+
 def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     """Remove elements named like non-content that hold a minor share of the remaining text."""
     total = max(removal.lengths[body].text, 1)
@@ -122,8 +140,23 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
         if not names:
             continue
         share = removal.lengths[el].text / total
-        if share < NEGATIVE_MAX_SHARE:
+        if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, removal.lengths)):
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
+
+
+def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]) -> Element | None:
+    """The outermost ancestor of ``best`` named like a comment thread, when taking it away still
+    leaves a real share of the page's text (comments can outweigh the article they follow)."""
+    thread = None
+    for el in [best, *best.iterancestors()]:
+        if el is body:
+            break
+        names = " ".join(el.get(name) or "" for name in ("class", "id")).lower()
+        if COMMENT_RE.search(names):
+            thread = el
+    if thread is None or lengths[body].text - lengths[thread].text < COMMENT_MIN_LEFT * lengths[body].text:
+        return None
+    return thread
 
 
 def max_p(body: Element, lengths: dict[Element, Lengths]) -> tuple[Element | None, float]:
@@ -211,6 +244,10 @@ def find_main_text(body: Element, removal: Removal) -> MainText:
     """Pick the main text of a page whose SST noise is already in ``removal`` (adds its own removals)."""
     drop_by_vocabulary(body, removal)
     best, p = max_p(body, removal.lengths)
+    thread = comment_thread(best, body, removal.lengths) if best is not None else None
+    if thread is not None:
+        removal.remove(thread, "class/id names a comment thread around the densest text: reader comments")
+        best, p = max_p(body, removal.lengths)
     if best is None:
         return MainText(body, (), 0.0)
     main = widen_to_siblings(best, body, removal.lengths, SIBLING_SHARE)
