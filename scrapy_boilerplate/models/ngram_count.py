@@ -46,7 +46,6 @@ class Level:
     n: int
     distinct: int  # D: number of distinct n-grams
     repeated_first: np.ndarray  # int32 first position of each repeated n-gram, in rank order
-    repeated_counts: np.ndarray  # int32 count of each repeated n-gram, in rank order
     rank_at: np.ndarray  # int32 rank of the n-gram starting at each position (NO_RANK: none)
 
     def top(self, a: int) -> int:
@@ -146,7 +145,7 @@ class NGramCounter:
         rank_at[~self._single] = NO_RANK
         rank_at[self._pos] = np.repeat(rank_of_class, sizes)
         distinct = len(sizes) + int(np.count_nonzero(self._single))
-        return Level(self.n, distinct, first[order].astype(np.int32), sizes[order], rank_at)
+        return Level(self.n, distinct, first[order].astype(np.int32), rank_at)
 
     def single_positions(self) -> np.ndarray:
         """Positions of n-grams seen once, in position order (their rank order too)."""

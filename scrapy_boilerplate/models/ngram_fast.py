@@ -125,8 +125,3 @@ def top_positions(corpus: Corpus, n: int, a: int, delimiters: bool = False) -> n
     if k > len(first):
         first = np.concatenate([first, counter.single_positions()[: k - len(first)]])
     return first
-
-
-def useless_starts(level: Level, a: int) -> np.ndarray:
-    """Bool mask: an n-gram of the top ``a`` percent starts here."""
-    return level.rank_at < level.top(a)
