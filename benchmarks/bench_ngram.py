@@ -16,13 +16,15 @@ import tracemalloc
 from pathlib import Path
 
 from scrapy_boilerplate.models.ngram_corpus import build_corpus
-from scrapy_boilerplate.models.ngram_fast import find_optimal_fast
+from scrapy_boilerplate.models.ngram_count import NGramCounter
+from scrapy_boilerplate.models.ngram_fast import AlternationTables, find_optimal_fast
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 
 SAMPLE_PAGES = 76
 PAGE_BYTES = 42_000
 FIT_PAGES = 20
+WPOST_N = 24  # n of the paper's cut point on its 3.2 MB WPOST sample
 
 
 def _mega_menu(site: str) -> str:
@@ -72,6 +74,21 @@ def bench_find_optimal(pages: list[str]) -> None:
           f"peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input (target <= 20x)")
 
 
+def bench_walk_to(pages: list[str], n_final: int = WPOST_N) -> None:
+    """The work of a walk that ends at n = ``n_final`` (the paper's WPOST cut is (24, 10)):
+    alternation tables for every n up to ``n_final + 1``, whatever the sample's own optimum."""
+    size = sum(len(p.encode("utf-8")) for p in pages)
+    tracemalloc.start()
+    started = time.perf_counter()
+    tables = AlternationTables(NGramCounter(build_corpus(pages)))
+    tables.get(n_final + 1)
+    seconds = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"walk to n={n_final}: tables for n = 2..{n_final + 1} in {seconds:.2f} s "
+          f"({seconds / n_final * 1000:.0f} ms per n), peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input")
+
+
 def bench_model(spec: str, pages: list[str]) -> None:
     from scrapy_boilerplate.models.spec import ModelSpec
 
@@ -93,6 +110,7 @@ def main(argv: list[str]) -> None:
     pages = read_pages(Path(argv[1]), SAMPLE_PAGES) if len(argv) > 1 else synthetic_pages()
     print(f"machine under shared load; input: {'synthetic' if len(argv) < 2 else argv[1]}")
     bench_find_optimal(pages)
+    bench_walk_to(pages)
     for spec in ("ngram", "ngram:variant=paper"):
         try:
             bench_model(spec, pages)

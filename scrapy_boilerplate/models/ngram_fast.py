@@ -61,7 +61,7 @@ def alternation_table(corpus: Corpus, level: Level) -> np.ndarray:
 
 
 @dataclass
-class _Tables:
+class AlternationTables:
     """Alternation tables per n, computed lazily as the walk asks for a new n."""
 
     counter: NGramCounter
@@ -104,7 +104,7 @@ def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:
 
 def find_optimal_with_starts(corpus: Corpus, delimiters: bool = False) -> tuple[CutPoint, np.ndarray]:
     """FindOptimal and one start position of each useless n-gram at the cut it finds."""
-    tables = _Tables(NGramCounter(corpus, delimiters))
+    tables = AlternationTables(NGramCounter(corpus, delimiters))
     longest = int(corpus.lengths.max()) if len(corpus.lengths) else 0
     cut = walk(tables.get, longest)
     distinct, repeated_first = tables.ranked[cut.n]
