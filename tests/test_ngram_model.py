@@ -162,3 +162,9 @@ def test_the_kept_range_floor_drops_small_islands_of_kept_text():
     removed = [(nav, nav + len("<div>NAVIGATION</div>"))]
     assert _keep(html, removed, 0.0).endswith("tiny island")
     assert _keep(html, removed, 0.3) == article
+
+
+def test_a_spec_label_parses_back_to_the_same_spec():
+    for text in ("ngram:delimiters=true", "ngram:variant=paper", "ngram:min_range_share=0.3"):
+        spec = ModelSpec.parse(text)
+        assert ModelSpec.parse(spec.label) == spec  # bench children re-parse the label
