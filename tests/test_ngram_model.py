@@ -133,3 +133,38 @@ def test_char_ranges_are_maximal_runs():
     removed = np.array([0, 0, 1, 1, 1, 0], dtype=bool)
     assert char_ranges(removed) == [(0, 2, False), (2, 5, True), (5, 6, False)]
     assert char_ranges(removed[:0]) == []
+
+
+def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -> str:
+    from scrapy_boilerplate.html import to_text
+    from scrapy_boilerplate.models.ngram_text import keep_text
+
+    page = Page(html)
+    removed = np.zeros(len(html), dtype=bool)
+    for start, end in removed_spans:
+        removed[start:end] = True
+    tree = page.copy_tree()
+    keep_text(tree, html, removed, share)
+    return to_text(tree.find("body"))
+
+
+def test_words_are_located_in_text_not_in_attributes():
+    html = '<html><body><p>go <a href="a b">a</a> b</p></body></html>'
+    tag = html.index("<a href")
+    # the tag's own characters are removed: a word wrongly located in the attribute would go
+    assert _keep(html, [(tag, tag + len('<a href="a b">'))]) == "go a b"
+
+
+def test_the_kept_range_floor_drops_small_islands_of_kept_text():
+    article = " ".join(f"word{i}" for i in range(60))
+    html = f"<html><body><p>{article}</p><div>NAVIGATION</div><p>tiny island</p></body></html>"
+    nav = html.index("<div>")
+    removed = [(nav, nav + len("<div>NAVIGATION</div>"))]
+    assert _keep(html, removed, 0.0).endswith("tiny island")
+    assert _keep(html, removed, 0.3) == article
+
+
+def test_a_spec_label_parses_back_to_the_same_spec():
+    for text in ("ngram:delimiters=true", "ngram:variant=paper", "ngram:min_range_share=0.3"):
+        spec = ModelSpec.parse(text)
+        assert ModelSpec.parse(spec.label) == spec  # bench children re-parse the label

@@ -58,10 +58,6 @@ class Corpus:
         wanted = np.flatnonzero(np.isin(self.alphabet, np.array(DELIMITER_CODES, dtype=np.uint32)))
         return np.isin(self.ids, wanted.astype(self.ids.dtype))
 
-    def raw_codes(self, positions: np.ndarray) -> np.ndarray:
-        """Code points (uint64) at ``positions``."""
-        return self.alphabet[self.ids[positions]].astype(np.uint64)
-
 
 def _build(texts: Sequence[str], codes_of: Callable[[str], np.ndarray]) -> Corpus:
     """Two passes over ``texts`` (alphabet, then symbols) so only one document's codes live at a time."""

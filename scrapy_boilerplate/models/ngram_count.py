@@ -46,7 +46,6 @@ class Level:
     n: int
     distinct: int  # D: number of distinct n-grams
     repeated_first: np.ndarray  # int32 first position of each repeated n-gram, in rank order
-    repeated_counts: np.ndarray  # int32 count of each repeated n-gram, in rank order
     rank_at: np.ndarray  # int32 rank of the n-gram starting at each position (NO_RANK: none)
 
     def top(self, a: int) -> int:
@@ -136,17 +135,29 @@ class NGramCounter:
 
     def level(self) -> Level:
         """Rank the current n-grams: count descending, ties by first occurrence."""
-        sizes = self._sizes
-        first = self._pos[np.cumsum(sizes) - sizes] if len(sizes) else np.zeros(0, dtype=np.int32)
-        order = np.lexsort((first, -sizes.astype(np.int64)))
-        rank_of_class = np.empty(len(sizes), dtype=np.int32)
-        rank_of_class[order] = np.arange(len(sizes), dtype=np.int32)
-        rank_at = np.cumsum(self._single, dtype=np.int32)  # singles rank after repeated n-grams
-        rank_at += len(sizes) - 1
+        sizes, count = self._sizes, len(self._sizes)
+        first = self._pos[np.cumsum(sizes) - sizes] if count else np.zeros(0, dtype=np.int32)
+        rank_at = np.empty(self.corpus.size, dtype=np.int32)
+        if 2 * self._pos_bits <= PACK_BITS:  # one int64 sort of (count descending, first position)
+            keys = np.int64(sizes.max(initial=0)) - sizes.astype(np.int64)
+            keys <<= self._pos_bits
+            keys |= first
+            keys.sort()
+            ranked_first = (keys & ((1 << self._pos_bits) - 1)).astype(np.int32)
+            del keys
+            rank_at[ranked_first] = np.arange(count, dtype=np.int32)  # rank_at as scratch space
+            rank_of_class = rank_at[first]
+        else:
+            order = np.lexsort((first, -sizes.astype(np.int64)))
+            ranked_first = first[order]
+            rank_of_class = np.empty(count, dtype=np.int32)
+            rank_of_class[order] = np.arange(count, dtype=np.int32)
+        np.cumsum(self._single, dtype=np.int32, out=rank_at)  # singles rank after repeated n-grams
+        rank_at += count - 1
         rank_at[~self._single] = NO_RANK
         rank_at[self._pos] = np.repeat(rank_of_class, sizes)
-        distinct = len(sizes) + int(np.count_nonzero(self._single))
-        return Level(self.n, distinct, first[order].astype(np.int32), sizes[order], rank_at)
+        distinct = count + int(np.count_nonzero(self._single))
+        return Level(self.n, distinct, ranked_first, rank_at)
 
     def single_positions(self) -> np.ndarray:
         """Positions of n-grams seen once, in position order (their rank order too)."""

@@ -61,7 +61,7 @@ def alternation_table(corpus: Corpus, level: Level) -> np.ndarray:
 
 
 @dataclass
-class _Tables:
+class AlternationTables:
     """Alternation tables per n, computed lazily as the walk asks for a new n."""
 
     counter: NGramCounter
@@ -104,7 +104,7 @@ def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:
 
 def find_optimal_with_starts(corpus: Corpus, delimiters: bool = False) -> tuple[CutPoint, np.ndarray]:
     """FindOptimal and one start position of each useless n-gram at the cut it finds."""
-    tables = _Tables(NGramCounter(corpus, delimiters))
+    tables = AlternationTables(NGramCounter(corpus, delimiters))
     longest = int(corpus.lengths.max()) if len(corpus.lengths) else 0
     cut = walk(tables.get, longest)
     distinct, repeated_first = tables.ranked[cut.n]
@@ -125,8 +125,3 @@ def top_positions(corpus: Corpus, n: int, a: int, delimiters: bool = False) -> n
     if k > len(first):
         first = np.concatenate([first, counter.single_positions()[: k - len(first)]])
     return first
-
-
-def useless_starts(level: Level, a: int) -> np.ndarray:
-    """Bool mask: an n-gram of the top ``a`` percent starts here."""
-    return level.rank_at < level.top(a)
