@@ -127,10 +127,13 @@ def test_a_corrupt_record_is_logged_counted_and_treated_as_absent(store, damage,
     with caplog.at_level(logging.WARNING):
         assert store.get("news", "news.example") is None
         assert store.get("news", "news.example") is None
-    assert store.stats.get_value("boilerplate/store/corrupt") == 2
-    assert sum("re-learned" in r.getMessage() for r in caplog.records) == 1  # logged once per domain
+    assert store.stats.get_value("boilerplate/store/corrupt") == 1  # counted and logged once per record
+    assert sum("re-learned" in r.getMessage() for r in caplog.records) == 1
     store.put(stored)  # re-learning replaces it
     assert store.get("news", "news.example").model.clean(pages[0]).text == stored.model.clean(pages[0]).text
+    _corrupt(store, bad)  # a new defect in the replacement is news again
+    assert store.get("news", "news.example") is None
+    assert store.stats.get_value("boilerplate/store/corrupt") == 2
 
 
 def test_put_record_refuses_invalid_bytes_and_keeps_what_was_stored(store):
