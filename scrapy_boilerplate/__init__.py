@@ -14,6 +14,7 @@ from scrapy_boilerplate.page import Page
 __version__ = "0.1.0"
 
 __all__ = [
+    "Addon",
     "CleanedPage",
     "ModelFormatError",
     "NotFittedError",
@@ -23,3 +24,12 @@ __all__ = [
     "create_model",
     "load_model",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Import the Scrapy add-on lazily, so offline use never imports Scrapy's crawl machinery."""
+    if name == "Addon":
+        from scrapy_boilerplate.crawl import Addon
+
+        return Addon
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

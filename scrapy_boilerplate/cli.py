@@ -1,4 +1,4 @@
-"""The ``scrapy-boilerplate`` command: ``extract`` cleans saved sites, ``bench`` scores models."""
+"""The ``scrapy-boilerplate`` command: ``extract`` cleans saved sites, ``bench`` scores models, ``inspect`` shows why."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.progress import Progress, wants_progress
 from scrapy_boilerplate.store.cli import add_models_parser, run_models
 
 logger = logging.getLogger("scrapy_boilerplate")
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})")
     extract.add_argument("in_dir", type=_existing_dir, help="directory of sites (each folder of *.html is a site)")
     extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
+    extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
     bench = sub.add_parser("bench", help="score models (and peers) against gold .txt files beside each page")
     bench.add_argument("--model", type=_model_specs, required=True,
@@ -69,7 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also write every prediction under this directory (one folder per model)")
     bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
     bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
+    bench.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
     bench.add_argument("data_dir", type=_existing_dir)
+
+    from scrapy_boilerplate.inspection.command import add_arguments
+
+    inspect = sub.add_parser("inspect", help="write an HTML report of what a model kept and removed on one page")
+    inspect.add_argument("--model", type=_model_spec, default=ModelSpec("pvalue"),
+                         help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
+    inspect.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
+    add_arguments(inspect)
     add_models_parser(sub)
     return parser
 
@@ -80,9 +91,12 @@ def run_extract(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     sites = find_sites(args.in_dir)
+    progress = Progress("extract", len(sites), sum(len(site.pages) for site in sites),
+                        wants_progress(sys.stderr, args.quiet), sys.stderr)
     pages = failures = 0
     for site in sites:
-        outcome = process_site(site, args.model, args.sample_size)
+        outcome = process_site(site, args.model, args.sample_size, progress.page_done)
+        progress.site_done()
         target_dir = args.out_dir / site.relative
         target_dir.mkdir(parents=True, exist_ok=True)
         for page in outcome.pages:
@@ -91,6 +105,7 @@ def run_extract(args: argparse.Namespace) -> int:
         failures += outcome.failures
         logger.info("%s: %s fitted on %d pages in %.0f ms, %d pages", site.relative, outcome.model,
                     outcome.sample_pages, outcome.fit_seconds * 1000, len(outcome.pages))
+    progress.close()
     print(f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
           f"{time.perf_counter() - started:.1f} s (model {args.model.label})")
     return 0
@@ -107,10 +122,11 @@ def run_bench(args: argparse.Namespace) -> int:
         print(f"bench: unknown peer(s) {unknown}; choose from {', '.join(PEERS)}", file=sys.stderr)
         return 2
     rows = []
+    show = wants_progress(sys.stderr, args.quiet)
     for spec in args.model:
-        rows.append(run_isolated("model", args.data_dir, spec.label, args.sample_size, args.predictions))
+        rows.append(run_isolated("model", args.data_dir, spec.label, args.sample_size, args.predictions, show))
     for name in peers:
-        rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions))
+        rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions, show))
     print(format_table(rows))
     if args.md:
         args.md.write_text(format_markdown(rows), encoding="utf-8")
@@ -126,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     if args.command == "extract":
         return run_extract(args)
+    if args.command == "inspect":
+        from scrapy_boilerplate.inspection.command import run_inspect
+
+        return run_inspect(args)
     if args.command == "models":
         return run_models(args)
     return run_bench(args)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ class PageOutcome:
     cleaned: CleanedPage | None
     error: str | None
     clean_seconds: float
+    page: Page | None = None
 
     @property
     def text(self) -> str:
@@ -43,6 +45,7 @@ class SiteOutcome:
     fit_seconds: float
     pages: list[PageOutcome]
     fit_error: str | None = None
+    fitted: SiteModel | None = None
 
     @property
     def failures(self) -> int:
@@ -68,8 +71,12 @@ def _fit(spec: ModelSpec, sample: list[Page], site: Site) -> tuple[SiteModel, fl
         return ModelSpec(FALLBACK_MODEL).create().fit([]), time.perf_counter() - started, repr(exc)
 
 
-def process_site(site: Site, spec: ModelSpec, sample_size: int) -> SiteOutcome:
-    """Fit ``spec`` on the site's first ``sample_size`` readable pages, then clean every page."""
+def process_site(site: Site, spec: ModelSpec, sample_size: int,
+                 on_page: Callable[[], None] | None = None) -> SiteOutcome:
+    """Fit ``spec`` on the site's first ``sample_size`` readable pages, then clean every page.
+
+    ``on_page`` is called after each page (cleaned or failed), e.g. to draw progress.
+    """
     pages: dict[Path, Page | str] = {}
     for path in site.pages:
         try:
@@ -83,6 +90,8 @@ def process_site(site: Site, spec: ModelSpec, sample_size: int) -> SiteOutcome:
     for path, page in pages.items():
         if isinstance(page, str):
             outcomes.append(PageOutcome(path, None, page, 0.0))
+            if on_page is not None:
+                on_page()
             continue
         started = time.perf_counter()
         try:
@@ -90,5 +99,7 @@ def process_site(site: Site, spec: ModelSpec, sample_size: int) -> SiteOutcome:
         except Exception as exc:  # one bad page never aborts the run
             logger.warning("cleaning %s failed: %r", path, exc)
             cleaned, error = None, repr(exc)
-        outcomes.append(PageOutcome(path, cleaned, error, time.perf_counter() - started))
-    return SiteOutcome(site, model.name, len(sample), fit_seconds, outcomes, fit_error)
+        outcomes.append(PageOutcome(path, cleaned, error, time.perf_counter() - started, page))
+        if on_page is not None:
+            on_page()
+    return SiteOutcome(site, model.name, len(sample), fit_seconds, outcomes, fit_error, model)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _WORDS = (
@@ -68,11 +69,11 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: list[str],
+def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: list[tuple[str, str]],
             comments: list[str], variant: int) -> str:
     nav = "".join(f'<li><a href="/{w.lower()}/">{_esc(w)}</a></li>' for w in t.nav)
     side = "".join(f'<li><a href="/p/{i}">{_esc(s)}</a></li>' for i, s in enumerate(t.sidebar))
-    rel = "".join(f'<li><a href="/r/{i}">{_esc(s)}</a></li>' for i, s in enumerate(related))
+    rel = "".join(f'<li><a href="{href}">{_esc(s)}</a></li>' for href, s in related)
     com = "".join(f'<div class="comment"><span class="who">reader{i}</span><p>{_esc(c)}</p></div>'
                   for i, c in enumerate(comments))
     body = "".join(f"<p>{_esc(p)}</p>" for p in paragraphs)
@@ -93,22 +94,30 @@ def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: 
     )
 
 
-def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, variation: bool = True) -> list[SyntheticPage]:
+def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, variation: bool = True,
+              linked: bool = False,
+              paragraphs: Callable[[random.Random, int], list[str]] | None = None) -> list[SyntheticPage]:
     """``n_pages`` pages of one site sharing a template; with ``variation``, some pages differ in
-    layout (sidebar first, an extra banner) the way real templates drift between sections."""
+    layout (sidebar first, an extra banner) the way real templates drift between sections.
+    With ``linked``, related links point at the site's own articles (``/article/N.html``, the
+    next article always among them), so a crawler reaches every page from the first one.
+    ``paragraphs(rng, i)``, when given, writes page ``i``'s article body (e.g. from real prose)."""
     rng = random.Random(f"{site}/{seed}")
     template = _template(site, rng)
     titles = [_title(rng) for _ in range(n_pages)]
     pages = []
     for i, title in enumerate(titles):
-        paragraphs = [_paragraph(rng) for _ in range(rng.randint(3, 7))]
-        related = rng.sample([t for j, t in enumerate(titles) if j != i], min(4, n_pages - 1))
+        body = paragraphs(rng, i) if paragraphs is not None else [_paragraph(rng) for _ in range(rng.randint(3, 7))]
+        related_ids = rng.sample([j for j in range(n_pages) if j != i], min(4, n_pages - 1))
+        if linked and n_pages > 1 and (i + 1) % n_pages not in related_ids:
+            related_ids[-1] = (i + 1) % n_pages
+        related = [(f"/article/{j}.html" if linked else f"/r/{k}", titles[j]) for k, j in enumerate(related_ids)]
         comments = [_sentence(rng) for _ in range(rng.randint(0, 3))]
         variant = (i % 5) if variation else 0
         url = f"http://{site}/article/{i}.html"
-        page_html = _render(template, url, title, paragraphs, related, comments, variant if variant in (1, 2) else 0)
+        page_html = _render(template, url, title, body, related, comments, variant if variant in (1, 2) else 0)
         template_texts = (*template.nav, *template.sidebar, template.footer, template.cookie)
-        pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *paragraphs]), template_texts))
+        pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *body]), template_texts))
     return pages
 
 

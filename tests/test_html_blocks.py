@@ -29,3 +29,31 @@ def test_inline_only_page_has_no_leaf_blocks_but_keeps_text():
     root = parse_html("<span>only inline</span>").root
     blocks = list(iter_blocks(root))
     assert [(b.element.tag, b.text) for b in blocks] == [("body", "only inline")]
+
+
+def test_block_text_matches_the_full_text_walk():
+    from scrapy_boilerplate.html import to_text
+    from scrapy_boilerplate.synthetic import make_site
+
+    pages = [s.html for s in make_site("blocks.example", 4, seed=5)]
+    pages.append("<body><p>one<br>two <b>bold</b><!-- c -->tail</p><div>a<select><option>x</option>"
+                 "<option>y</option></select></div><p>x<noscript>hidden</noscript>y</p></body>")
+    for html in pages:
+        root = parse_html(html).root
+        for block in iter_blocks(root):
+            if block.leaf:
+                assert block.text == to_text(block.element)
+
+
+def test_table_only_partition():
+    root = parse_html(
+        "<body><div>Intro text</div><table><tr><td>Menu</td></tr></table>"
+        "<table><tr><td>outer<table><tr><td>inner</td></tr></table></td></tr></table></body>"
+    ).root
+    blocks = list(iter_blocks(root, tags=frozenset({"table", "body"})))
+    assert [(b.element.tag, b.text, b.leaf) for b in blocks] == [
+        ("body", "Intro text", False),
+        ("table", "Menu", True),
+        ("table", "outer", False),
+        ("table", "inner", True),
+    ]

@@ -18,6 +18,7 @@ from scrapy_boilerplate.evaluation.metric import MeanScore, Score, mean_score, s
 from scrapy_boilerplate.evaluation.peers import load_peer
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.offline import load_page, process_site
+from scrapy_boilerplate.progress import Progress
 
 SITE_LEVEL_MIN_PAGES = 5  # the development set's "site-level" subset: sites with >= 5 pages
 
@@ -72,11 +73,19 @@ def _gold(page: Path) -> str | None:
     return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
 
 
-def run_model(data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None) -> BenchRow:
+def _progress(label: str, sites: list[Site], show: bool) -> Progress:
+    return Progress(f"bench {label}", len(sites), sum(len(site.pages) for site in sites), show)
+
+
+def run_model(data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None,
+              show_progress: bool = False) -> BenchRow:
     """Fit and clean every site with ``spec`` and score the pages that have gold."""
     scored, fit_s, clean_s, failures = [], [], [], 0
-    for site in find_sites(data_dir):
-        outcome = process_site(site, spec, sample_size)
+    sites = find_sites(data_dir)
+    progress = _progress(spec.label, sites, show_progress)
+    for site in sites:
+        outcome = process_site(site, spec, sample_size, progress.page_done)
+        progress.site_done()
         fit_s.append(outcome.fit_seconds)
         for page in outcome.pages:
             failures += page.error is not None
@@ -86,14 +95,17 @@ def run_model(data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path 
             gold = _gold(page.path)
             if gold is not None:
                 scored.append((site, score_text(page.text, gold)))
+    progress.close()
     return _row(spec.label, scored, fit_s, clean_s, failures)
 
 
-def run_peer(data_dir: Path, name: str, pred_dir: Path | None) -> BenchRow:
+def run_peer(data_dir: Path, name: str, pred_dir: Path | None, show_progress: bool = False) -> BenchRow:
     """Score peer extractor ``name`` on the same pages, decoded the same way."""
     extract = load_peer(name)
     scored, clean_s, failures = [], [], 0
-    for site in find_sites(data_dir):
+    sites = find_sites(data_dir)
+    progress = _progress(name, sites, show_progress)
+    for site in sites:
         for path in site.pages:
             text = ""
             try:
@@ -107,15 +119,18 @@ def run_peer(data_dir: Path, name: str, pred_dir: Path | None) -> BenchRow:
             gold = _gold(path)
             if gold is not None:
                 scored.append((site, score_text(text, gold)))
+            progress.page_done()
+        progress.site_done()
+    progress.close()
     return _row(name, scored, [], clean_s, failures)
 
 
-def _child(kind: str, data_dir: str, what: str, sample_size: int, pred_dir: str | None) -> dict:
+def _child(kind: str, data_dir: str, what: str, sample_size: int, pred_dir: str | None, show_progress: bool) -> dict:
     pred = Path(pred_dir) / what.replace(":", "_") if pred_dir else None
     if kind == "model":
-        row = run_model(Path(data_dir), ModelSpec.parse(what), sample_size, pred)
+        row = run_model(Path(data_dir), ModelSpec.parse(what), sample_size, pred, show_progress)
     else:
-        row = run_peer(Path(data_dir), what, pred)
+        row = run_peer(Path(data_dir), what, pred, show_progress)
     return asdict(row)
 
 
@@ -126,11 +141,16 @@ def _from_dict(data: dict) -> BenchRow:
     return BenchRow(**data)
 
 
-def run_isolated(kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None) -> BenchRow:
-    """Run one model or peer in a fresh child process and return its row."""
+def run_isolated(kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None,
+                 show_progress: bool = False) -> BenchRow:
+    """Run one model or peer in a fresh child process and return its row.
+
+    With ``show_progress`` the child draws its progress on the (shared) standard error.
+    """
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
-        data = pool.apply(_child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None))
+        data = pool.apply(_child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None,
+                                   show_progress))
     return _from_dict(data)
 
 

@@ -7,14 +7,17 @@ from dataclasses import dataclass
 
 import lxml.etree
 
-from scrapy_boilerplate.html.text import normalize_space, to_text
-from scrapy_boilerplate.html.walk import iter_nodes, post_order
+from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
+from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, normalize_space, to_text
+from scrapy_boilerplate.html.walk import iter_nodes
 
 BLOCK_TAGS: frozenset[str] = frozenset(
     "address article aside blockquote body caption center dd details dialog dir div dl dt "
     "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr li "
     "main menu nav noframes ol p pre section summary table tbody td tfoot th thead tr ul".split()
 )
+# Tags whose presence inside a block makes its text need the full line-breaking walk of to_text.
+_LAYOUT_TAGS: tuple[str, ...] = tuple(sorted(PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS))
 
 
 @dataclass(frozen=True)
@@ -30,46 +33,76 @@ class Block:
     leaf: bool
 
 
-def is_block(element: lxml.etree._Element) -> bool:
-    """True for block-level elements."""
-    return isinstance(element.tag, str) and element.tag in BLOCK_TAGS
+def is_block(element: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> bool:
+    """True for block-level elements (elements whose tag is in ``tags``)."""
+    return isinstance(element.tag, str) and element.tag in tags
 
 
-def _own_inline_text(element: lxml.etree._Element) -> str:
+def _may_have_own_text(element: lxml.etree._Element, tags: frozenset[str]) -> bool:
+    """Cheap pre-check: False when ``element`` has only blank text and block children with blank tails."""
+    if element.text and not element.text.isspace():
+        return True
+    for child in element:
+        if child.tail and not child.tail.isspace():
+            return True
+        if isinstance(child.tag, str) and child.tag not in tags:
+            return True
+    return False
+
+
+def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     """Text of ``element`` that does not sit inside a nested block."""
+    if not _may_have_own_text(element, tags):
+        return ""
     parts: list[str] = [element.text or ""]
-    for node in iter_nodes(element, prune=lambda n: n is not element and (is_block(n) or not isinstance(n.tag, str))):
+    for node in iter_nodes(element, prune=lambda n: n is not element and (is_block(n, tags) or not isinstance(n.tag, str))):
         if node is element:
             continue
-        if isinstance(node.tag, str) and not is_block(node) and node.text:
+        if isinstance(node.tag, str) and not is_block(node, tags) and node.text:
             parts.append(node.text)
         if node.tail:
             parts.append(node.tail)
     return normalize_space(" ".join(parts))
 
 
-def _block_flags(root: lxml.etree._Element) -> dict[lxml.etree._Element, bool]:
-    """Map each element to whether some descendant is a block (bottom-up, one pass)."""
-    contains: dict[lxml.etree._Element, bool] = {}
-    for el in post_order(root):
-        contains[el] = any(contains.get(child, False) or is_block(child) for child in el if isinstance(child.tag, str))
-    return contains
+def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.etree._Element]:
+    """Every element of ``root`` that has a descendant tagged with one of ``tags``."""
+    marked: set[lxml.etree._Element] = set()
+    if not tags:
+        return marked
+    for node in root.iterdescendants(*tags):
+        parent = node.getparent()
+        while parent is not None and parent not in marked:
+            marked.add(parent)
+            if parent is root:
+                break
+            parent = parent.getparent()
+    return marked
 
 
-def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True) -> Iterator[Block]:
+def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Element]) -> str:
+    """``to_text(element)``, taking lxml's C-level text iterator when no line break can occur inside."""
+    if element in needs_layout:
+        return to_text(element)
+    return normalize_space("".join(element.itertext()))
+
+
+def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
+                tags: frozenset[str] = BLOCK_TAGS) -> Iterator[Block]:
     """Yield the blocks under ``root`` in document order.
 
     Leaf blocks are block elements with no block descendant.  With ``include_mixed``, a block
     element that does contain blocks but also has text of its own yields that text as a
-    non-leaf block, so no visible text is lost between blocks.
+    non-leaf block, so no visible text is lost between blocks.  ``tags`` says which tags are
+    blocks (e.g. ``{"table", "body"}`` for a table-only partition).
     """
-    contains = _block_flags(root)
-    for el in iter_nodes(root):
-        if not is_block(el):
-            continue
-        if not contains.get(el, False):
-            yield Block(el, to_text(el), True)
+    tags = frozenset(tags)
+    contains = _ancestors_of(root, tuple(tags))
+    needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in tags))
+    for el in root.iter(*tags):
+        if el not in contains:
+            yield Block(el, _leaf_text(el, needs_layout), True)
         elif include_mixed:
-            own = _own_inline_text(el)
+            own = _own_inline_text(el, tags)
             if own:
                 yield Block(el, own, False)

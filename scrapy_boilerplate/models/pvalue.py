@@ -12,14 +12,14 @@ development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue_reg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import lxml.etree
 import lxml.html
 
 from scrapy_boilerplate.html import iter_elements, normalize_space, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
-from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
@@ -33,27 +33,55 @@ VARIANTS = ("paper", "improved")
 
 
 @dataclass(frozen=True)
+class Stripped:
+    """An element that step 1 removed (its path in the page tree, its tag and its text length)."""
+
+    path: str
+    tag: str
+    chars: int
+
+
+@dataclass(frozen=True)
 class PValueResult:
-    """The max-P element of a page, its P and the page tree it belongs to."""
+    """The max-P element of a page, its P and the page tree it belongs to.
+
+    ``lengths`` and ``page_valid_text`` are the measures P was computed from, and ``stripped``
+    what step 1 removed; :mod:`scrapy_boilerplate.models.pvalue_decisions` explains them.
+    """
 
     tree: lxml.html.HtmlElement
     element: lxml.etree._Element | None
     p: float
+    lengths: dict[lxml.etree._Element, Lengths] = field(default_factory=dict, repr=False, compare=False)
+    page_valid_text: int = 0
+    stripped: tuple[Stripped, ...] = ()
 
 
 def _collapsed_length(text: str) -> int:
     return len(normalize_space(text))
 
 
-def strip_non_text(tree: lxml.html.HtmlElement) -> None:
-    """The paper's step 1 on a private tree: drop never-main-text tags and presentational attributes."""
+def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
+    """The paper's step 1 on a private tree: drop never-main-text tags and presentational attributes.
+
+    Returns the outermost removed elements that held text (paths taken before any removal).
+    """
     doomed = [el for el in iter_elements(tree) if el.tag in PAPER_REMOVED_TAGS and el is not tree]
+    getpath = tree.getroottree().getpath
+    doomed_set = set(doomed)
+    stripped = []
+    for el in doomed:
+        if not any(ancestor in doomed_set for ancestor in el.iterancestors()):
+            chars = len(to_text(el))
+            if chars:
+                stripped.append(Stripped(getpath(el), el.tag, chars))
     for el in doomed:
         if el.getparent() is not None:
             remove_keeping_tail(el)
     for el in iter_elements(tree):
         for attribute in PAPER_DROPPED_ATTRIBUTES:
             el.attrib.pop(attribute, None)
+    return stripped
 
 
 def p_value(lengths: Lengths, page_valid_text: int) -> float:
@@ -72,7 +100,7 @@ def max_p_element(tree: lxml.html.HtmlElement, collapse_whitespace: bool) -> PVa
         p = p_value(el_lengths, page_valid)
         if p > best_p:
             best, best_p = el, p
-    return PValueResult(tree, best, best_p)
+    return PValueResult(tree, best, best_p, lengths, page_valid)
 
 
 @register
@@ -104,8 +132,9 @@ class PValueModel(SiteModel):
     def score(self, page: Page) -> PValueResult:
         """The max-P element of ``page`` (on a private copy of its tree)."""
         tree = page.copy_tree()
-        strip_non_text(tree)
-        return max_p_element(tree, collapse_whitespace=self.variant != "paper")
+        stripped = strip_non_text(tree)
+        result = max_p_element(tree, collapse_whitespace=self.variant != "paper")
+        return replace(result, stripped=tuple(stripped))
 
     def article_probability(self, page: Page) -> float:
         """The page's P: the largest P of its tags, read as P(page holds an article)."""
@@ -120,12 +149,16 @@ class PValueModel(SiteModel):
         total = len(to_text(page.body))
         if result.element is None:
             return CleanedPage("", "", self.name, total, 0, 0.0)
+        from scrapy_boilerplate.models.pvalue_decisions import explain
+
+        refinement = None
         main = result.element
         if self.variant == "improved":
-            from scrapy_boilerplate.models.pvalue_region import refine_region
+            from scrapy_boilerplate.models.pvalue_region import refine_region_explained
 
-            main = refine_region(result.tree, main)
+            refinement = refine_region_explained(result.tree, main)
+            main = refinement.region
         text = to_text(main)
         html = lxml.html.tostring(main, encoding="unicode")
-        decision = Decision(result.tree.getroottree().getpath(result.element), True, len(text), f"max P = {result.p:.3f}")
-        return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, (decision,))
+        decisions = explain(result, main, len(text), refinement)
+        return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, decisions)

@@ -7,10 +7,12 @@ measured on the development set; see the README's models table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
-from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import normalize_space
 
 Element = lxml.etree._Element
@@ -28,16 +30,22 @@ def _collapsed(text: str) -> int:
     return len(normalize_space(text))
 
 
-def widen_to_siblings(main: Element, root: Element) -> Element:
-    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text."""
-    lengths = measure(root, _collapsed)
+def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengths] | None = None,
+                      share: float = SIBLING_TEXT_SHARE) -> Element:
+    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
+
+    ``lengths`` (whitespace-collapsed, as :func:`measure` gives them) saves a pass when the caller has them;
+    ``share`` replaces :data:`SIBLING_TEXT_SHARE` for callers whose tree is already free of boilerplate.
+    """
+    if lengths is None:
+        lengths = measure(root, _collapsed)
     current = main
     while True:
         parent = current.getparent()
         if parent is None or parent.tag in ("body", "html"):
             return current
         mine, theirs = lengths[current], lengths[parent]
-        if theirs.valid_text <= 0 or mine.valid_text >= SIBLING_TEXT_SHARE * theirs.valid_text:
+        if theirs.valid_text <= 0 or mine.valid_text >= share * theirs.valid_text:
             return current
         density = theirs.link_text / theirs.text if theirs.text else 1.0
         if density > LINK_DENSITY_LIMIT:
@@ -45,9 +53,27 @@ def widen_to_siblings(main: Element, root: Element) -> Element:
         current = parent
 
 
-def drop_link_lists(region: Element) -> None:
-    """Remove short, link-dominated blocks (related links, tag lists, share bars) from ``region``."""
-    doomed = []
+@dataclass(frozen=True)
+class LinkList:
+    """A block dropped from the region as a link list: its path (before removal), text and link density."""
+
+    path: str
+    chars: int
+    link_density: float
+
+
+@dataclass(frozen=True)
+class Refinement:
+    """What :func:`refine_region_explained` did: the final region, its path, and the dropped blocks."""
+
+    region: Element
+    path: str
+    dropped: tuple[LinkList, ...]
+
+
+def find_link_lists(region: Element) -> list[tuple[Element, int, float]]:
+    """Short, link-dominated blocks of ``region`` as (element, text length, link density)."""
+    found = []
     for block in iter_blocks(region):
         if not block.leaf or block.element is region:
             continue
@@ -56,13 +82,28 @@ def drop_link_lists(region: Element) -> None:
             continue
         lengths = measure(block.element, _collapsed)[block.element]
         if lengths.text and lengths.link_text / lengths.text > LINK_DENSITY_LIMIT:
-            doomed.append(block.element)
-    for el in doomed:
+            found.append((block.element, text_len, lengths.link_text / lengths.text))
+    return found
+
+
+def drop_link_lists(region: Element) -> None:
+    """Remove short, link-dominated blocks (related links, tag lists, share bars) from ``region``."""
+    for el, _, _ in find_link_lists(region):
         remove_keeping_tail(el)
+
+
+def refine_region_explained(root: Element, main: Element) -> Refinement:
+    """:func:`refine_region`, also reporting the region's path and each dropped link list (for inspection)."""
+    region = widen_to_siblings(main, root)
+    getpath = root.getroottree().getpath
+    doomed = find_link_lists(region)
+    dropped = tuple(LinkList(getpath(el), chars, density) for el, chars, density in doomed)
+    path = getpath(region)
+    for el, _, _ in doomed:
+        remove_keeping_tail(el)
+    return Refinement(region, path, dropped)
 
 
 def refine_region(root: Element, main: Element) -> Element:
     """The improved main-text region for the max-P element ``main`` of tree ``root`` (edited in place)."""
-    region = widen_to_siblings(main, root)
-    drop_link_lists(region)
-    return region
+    return refine_region_explained(root, main).region

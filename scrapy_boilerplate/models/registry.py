@@ -10,6 +10,10 @@ from scrapy_boilerplate.models.base import SiteModel
 # Built-in models and the module that defines each; imported on first use.
 _BUILTIN_MODULES: dict[str, str] = {
     "pvalue": "scrapy_boilerplate.models.pvalue",
+    "block_dup": "scrapy_boilerplate.models.block_dup",
+    "entropy": "scrapy_boilerplate.models.entropy",
+    "ngram": "scrapy_boilerplate.models.ngram",
+    "style_tree": "scrapy_boilerplate.models.style_tree",
 }
 
 

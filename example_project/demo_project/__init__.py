@@ -1,0 +1,1 @@
+"""Example Scrapy project that cleans boilerplate with scrapy-boilerplate."""

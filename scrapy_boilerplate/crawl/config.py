@@ -1,0 +1,165 @@
+"""Every ``BOILERPLATE_*`` setting, read and validated in one place (the crawl's single config)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
+
+from scrapy_boilerplate.models.base import SiteModel
+from scrapy_boilerplate.models.spec import ModelSpec
+
+# The site model used when BOILERPLATE_MODEL is not set; the lead switches it to the best measured.
+DEFAULT_MODEL = "pvalue"
+DEFAULT_FALLBACK_MODEL = "pvalue"
+
+# Per-request opt-out: ``Request(url, meta={DONT_CLEAN_META: True})``.
+DONT_CLEAN_META = "dont_clean_boilerplate"
+
+# Held items pin their responses in the scraper slot (scrapy/core/scraper.py:82, ``max(len(body),
+# 1024)`` per response); above SCRAPER_SLOT_MAX_ACTIVE_SIZE the engine stops pulling requests
+# (scrapy/core/engine.py:374).  Holding may use at most this share of that budget.
+MAX_HOLD_SHARE_OF_SCRAPER_SLOT = 0.5
+
+
+@dataclass(frozen=True)
+class SettingDoc:
+    """One setting's public documentation: default and meaning (the docs test compares these)."""
+
+    default: Any
+    meaning: str
+
+
+SETTINGS: dict[str, SettingDoc] = {
+    "BOILERPLATE_ENABLED": SettingDoc(True, "Turn the plugin on or off."),
+    "BOILERPLATE_MODEL": SettingDoc(DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
+    "BOILERPLATE_SAMPLE_SIZE": SettingDoc(20, "HTML pages sampled per domain before its model is fitted."),
+    "BOILERPLATE_FALLBACK_MODEL": SettingDoc(DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."),
+    "BOILERPLATE_HTML_FIELD": SettingDoc("html", "Item field holding the page HTML."),
+    "BOILERPLATE_URL_FIELD": SettingDoc("url", "Item field holding the page URL (gives the domain)."),
+    "BOILERPLATE_TEXT_FIELD": SettingDoc("text", "Item field that receives the main text."),
+    "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(None, "Item field that receives the cleaned HTML (unset: not written)."),
+    "BOILERPLATE_MODEL_FIELD": SettingDoc("boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."),
+    "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
+    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(200, "Most items held at once waiting for their domain's model."),
+    "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."),
+    "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."),
+    "BOILERPLATE_QUIET_SECONDS": SettingDoc(1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
+    "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(True, "Clean items in the reactor thread pool instead of the reactor thread."),
+}
+
+
+def _fail(name: str, value: Any, why: str) -> ValueError:
+    return ValueError(f"{name}={value!r} is invalid: {why}")
+
+
+@dataclass(frozen=True)
+class BoilerplateConfig:
+    """The validated plugin configuration; built once per crawler by :meth:`from_settings`."""
+
+    model: ModelSpec
+    sample_size: int
+    fallback: ModelSpec
+    html_field: str
+    url_field: str
+    text_field: str
+    cleaned_html_field: str | None
+    model_field: str | None
+    max_page_bytes: int
+    hold_max_items: int
+    hold_max_bytes: int
+    hold_timeout: float
+    quiet_seconds: float
+    clean_in_thread: bool
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
+        """Read every setting; raise ``NotConfigured`` when disabled, ``ValueError`` naming a bad one."""
+        if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool):
+            raise NotConfigured("BOILERPLATE_ENABLED is False")
+        hold_max_bytes = _positive_int(settings, "BOILERPLATE_HOLD_MAX_BYTES")
+        slot_size = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", 5_000_000)
+        if hold_max_bytes > slot_size * MAX_HOLD_SHARE_OF_SCRAPER_SLOT:
+            raise _fail("BOILERPLATE_HOLD_MAX_BYTES", hold_max_bytes,
+                        f"must be at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot_size}), "
+                        "or held items stall the engine")
+        return cls(
+            model=_model_spec(settings, "BOILERPLATE_MODEL"),
+            sample_size=_positive_int(settings, "BOILERPLATE_SAMPLE_SIZE"),
+            fallback=_fallback_spec(settings),
+            html_field=_field(settings, "BOILERPLATE_HTML_FIELD", required=True),
+            url_field=_field(settings, "BOILERPLATE_URL_FIELD", required=True),
+            text_field=_field(settings, "BOILERPLATE_TEXT_FIELD", required=True),
+            cleaned_html_field=_field(settings, "BOILERPLATE_CLEANED_HTML_FIELD", required=False),
+            model_field=_field(settings, "BOILERPLATE_MODEL_FIELD", required=False),
+            max_page_bytes=_positive_int(settings, "BOILERPLATE_MAX_PAGE_BYTES"),
+            hold_max_items=_positive_int(settings, "BOILERPLATE_HOLD_MAX_ITEMS"),
+            hold_max_bytes=hold_max_bytes,
+            hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
+            quiet_seconds=_positive_float(settings, "BOILERPLATE_QUIET_SECONDS"),
+            clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool),
+        )
+
+    @property
+    def output_fields(self) -> tuple[str, ...]:
+        """Item fields the pipeline writes (each must be declared on ``scrapy.Item`` classes)."""
+        fields = (self.text_field, self.cleaned_html_field, self.model_field)
+        return tuple(f for f in fields if f)
+
+
+def _get(settings: BaseSettings, name: str, getter: Any) -> Any:
+    try:
+        return getter(name, SETTINGS[name].default)
+    except (TypeError, ValueError) as exc:
+        raise _fail(name, settings.get(name), str(exc)) from exc
+
+
+def _positive_int(settings: BaseSettings, name: str) -> int:
+    value = _get(settings, name, settings.getint)
+    if value < 1:
+        raise _fail(name, value, "must be a positive integer")
+    return value
+
+
+def _positive_float(settings: BaseSettings, name: str) -> float:
+    value = _get(settings, name, settings.getfloat)
+    if not value > 0:
+        raise _fail(name, value, "must be a positive number of seconds")
+    return value
+
+
+def _field(settings: BaseSettings, name: str, required: bool) -> str | None:
+    # Settings.get() turns an explicit None into the default; None must switch optional fields off.
+    value = settings[name] if name in settings else SETTINGS[name].default
+    if value in (None, "") and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(name, value, "must be a non-empty item field name")
+    return value
+
+
+def _model_spec(settings: BaseSettings, name: str) -> ModelSpec:
+    value = settings.get(name, SETTINGS[name].default)
+    if not isinstance(value, str):
+        raise _fail(name, value, "must be a model spec string such as 'pvalue'")
+    try:
+        return ModelSpec.parse(value)
+    except ValueError as exc:
+        raise _fail(name, value, str(exc)) from exc
+
+
+def _fallback_spec(settings: BaseSettings) -> ModelSpec:
+    spec = _model_spec(settings, "BOILERPLATE_FALLBACK_MODEL")
+    try:
+        spec.create().fit([])
+    except Exception as exc:  # any model error: the fallback must clean without a sample
+        raise _fail("BOILERPLATE_FALLBACK_MODEL", spec.label,
+                    f"must be a single-page model that fits without a sample ({exc})") from exc
+    return spec
+
+
+def fitted_fallback(config: BoilerplateConfig) -> SiteModel:
+    """The fallback model, fitted on no sample (validated in :meth:`BoilerplateConfig.from_settings`)."""
+    return config.fallback.create().fit([])

@@ -1,0 +1,142 @@
+"""The item pipeline: clean each item's HTML with its domain's model (or the fallback)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from scrapy.crawler import Crawler
+from scrapy.utils.defer import maybe_deferred_to_future
+
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.components import require_learner
+from scrapy_boilerplate.crawl.holding import MODEL
+from scrapy_boilerplate.crawl.itemfields import ItemFields
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
+from scrapy_boilerplate.crawl.threads import run_in_thread
+from scrapy_boilerplate.html import decode_html
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.page import Page
+
+logger = logging.getLogger(__name__)
+
+FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
+
+
+def clean_html(model: SiteModel, html: str, url: str) -> CleanedPage:
+    """Clean one page (may run in a worker thread: the model is only read)."""
+    return model.clean(Page(html, url))
+
+
+def skip_reason(html: Any, max_bytes: int) -> str | None:
+    """Why an HTML field value cannot be cleaned, or None when it can."""
+    if html is None:
+        return "no_html"
+    if not isinstance(html, str):
+        return "no_html"
+    if not html.strip():
+        return "no_html"
+    if len(html) > max_bytes:
+        return "too_large"
+    if not html.lstrip("\ufeff \t\r\n").startswith("<"):
+        return "not_html"
+    return None
+
+
+class BoilerplatePipeline:
+    """Writes the main text (and optionally cleaned HTML and the model name) into each item."""
+
+    def __init__(self, learner: BoilerplateLearner) -> None:
+        self.learner = learner
+        self.config = learner.config
+        self.stats = learner.stats
+        self.fields = ItemFields(self.config.output_fields)
+        self._reported_classes: set[type] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
+        """Needs the learner extension (the add-on enables both)."""
+        return cls(require_learner(crawler, cls.__name__))
+
+    async def process_item(self, item: Any, spider: Any = None) -> Any:
+        """Clean ``item`` in place and return it; anything unusable passes on untouched."""
+        if not self.fields.is_item(item):
+            return item
+        if self.learner.is_opted_out(item):
+            return self._skip(item, "opt_out")
+        if self.fields.missing_outputs(item):
+            return self._undeclared(item)
+        html = self.fields.get(item, self.config.html_field)
+        if isinstance(html, bytes):
+            html = decode_html(html)
+        reason = skip_reason(html, self.config.max_page_bytes)
+        if reason is not None:
+            return self._skip(item, reason)
+        url = self.fields.get(item, self.config.url_field)
+        url = url if isinstance(url, str) else ""
+        domain = domain_of(url) if url else ""
+        model = await self._model_for(domain, len(html)) if domain else None
+        prepared = self.learner.take_prepared(domain, url, html) if model is not None else None
+        cleaned, fallback = (prepared, False) if prepared is not None else await self._clean(model, html, url)
+        if cleaned is not None:
+            self._write(item, cleaned, fallback)
+        return item
+
+    async def _model_for(self, domain: str, size: int) -> SiteModel | None:
+        """The domain's model, waiting for it (bounded) while the domain is still sampling."""
+        model = self.learner.model_for(domain)
+        if model is not None or not self.learner.should_hold(domain):
+            return model
+        held = self.learner.hold.hold(domain, size)
+        if held is None:
+            self.stats.inc_value(keys.ITEMS_HOLD_FULL)
+            return None
+        self.stats.inc_value(keys.ITEMS_HELD)
+        reason = await maybe_deferred_to_future(held)
+        self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=reason))
+        return self.learner.model_for(domain) if reason == MODEL else None
+
+    async def _clean(self, model: SiteModel | None, html: str, url: str) -> tuple[CleanedPage | None, bool]:
+        """Clean with ``model`` (None: the fallback); a failing site model falls back, then gives up.
+
+        Returns the cleaned page (None when every model failed) and whether the fallback made it.
+        """
+        candidates = [model] if model is not None else []
+        for candidate in [*candidates, self.learner.fallback]:
+            try:
+                if self.config.clean_in_thread:
+                    cleaned = await run_in_thread(clean_html, candidate, html, url)
+                else:
+                    cleaned = clean_html(candidate, html, url)
+                return cleaned, candidate is self.learner.fallback
+            except Exception as exc:  # degrade, never crash: the item goes on
+                self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
+                logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, url, exc)
+        return None, False
+
+    def _write(self, item: Any, cleaned: CleanedPage, fallback: bool) -> None:
+        values: dict[str, Any] = {self.config.text_field: cleaned.text}
+        if self.config.cleaned_html_field:
+            values[self.config.cleaned_html_field] = cleaned.html
+        if self.config.model_field:
+            values[self.config.model_field] = cleaned.model + (FALLBACK_MARK if fallback else "")
+        self.fields.set_many(item, values)
+        self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
+        if fallback:
+            self.stats.inc_value(keys.ITEMS_FALLBACK)
+        self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
+        self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
+
+    def _skip(self, item: Any, reason: str) -> Any:
+        self.stats.inc_value(keys.ITEMS_SKIPPED.format(reason=reason))
+        return item
+
+    def _undeclared(self, item: Any) -> Any:
+        missing = self.fields.missing_outputs(item)
+        if type(item) not in self._reported_classes:
+            self._reported_classes.add(type(item))
+            logger.error("boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
+                         "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
+                         "BOILERPLATE_MODEL_FIELD. Its items pass on uncleaned.",
+                         type(item).__name__, ", ".join(missing))
+        return self._skip(item, "undeclared_field")

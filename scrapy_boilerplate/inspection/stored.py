@@ -1,0 +1,84 @@
+"""Find and read the model a crawl stored for a URL's site: ``<STORE>/<spider>/<domain>.json``.
+
+The file is either what ``SiteModel.save`` writes or the model store's record, which wraps that
+same document with metadata (``{"format": "scrapy-boilerplate/stored-model", "meta", "model"}``);
+both load through :func:`~scrapy_boilerplate.models.serialization.load_model`'s validation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
+from scrapy_boilerplate.models.serialization import load_model
+
+RECORD_FORMAT = "scrapy-boilerplate/stored-model"
+_FILE_SAFE = " .-_:@+,="  # characters a store leaves as they are in file names
+
+
+class StoredModelNotFound(LookupError):
+    """No stored model matches the URL (or several spiders stored one and none was chosen)."""
+
+
+@dataclass(frozen=True)
+class StoredModel:
+    """A stored model, where it was found, and the metadata the store recorded with it (if any)."""
+
+    model: SiteModel
+    path: Path
+    meta: dict[str, Any]
+
+    @property
+    def sample_pages(self) -> int | None:
+        """How many pages the model was fitted on, when the store recorded it."""
+        pages = self.meta.get("pages")
+        return pages if isinstance(pages, int) and not isinstance(pages, bool) else None
+
+
+def domain_keys(url: str) -> list[str]:
+    """The names a site's model may be filed under: the URL's host (with port, as the crawl keys
+    domains), the bare host name, and the host with or without a leading ``www.``."""
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host:
+        raise ValueError(f"{url!r} has no host name")
+    netloc = parts.netloc.rpartition("@")[2].lower()
+    other = host[4:] if host.startswith("www.") else f"www.{host}"
+    return list(dict.fromkeys([netloc, host, other]))
+
+
+def stored_model_path(store: str | Path, url: str, spider: str | None = None) -> Path:
+    """The stored model file for ``url``'s site, looked up in one spider's folder or in all of them."""
+    store = Path(store)
+    if not store.is_dir():
+        raise StoredModelNotFound(f"model store {store} is not a directory")
+    spiders = [store / quote(spider, safe=_FILE_SAFE)] if spider else sorted(p for p in store.iterdir() if p.is_dir())
+    for key in domain_keys(url):
+        name = quote(key, safe=_FILE_SAFE) + ".json"
+        found = [folder / name for folder in spiders if (folder / name).is_file()]
+        if len(found) > 1:
+            names = ", ".join(path.parent.name for path in found)
+            raise StoredModelNotFound(f"models for {key} were stored by several spiders ({names}); choose one with --spider")
+        if found:
+            return found[0]
+    where = str(store / spider) if spider else f"any spider folder of {store}"
+    raise StoredModelNotFound(f"no stored model for {domain_keys(url)[0]} in {where}")
+
+
+def load_stored(path: Path) -> StoredModel:
+    """Read a stored model file of either form; raises ``ModelFormatError`` when it is not one."""
+    data = path.read_bytes()
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFormatError(f"{path} is not a model file: {exc}") from exc
+    if isinstance(document, dict) and document.get("format") == RECORD_FORMAT:
+        inner, meta = document.get("model"), document.get("meta")
+        if not isinstance(inner, dict) or not isinstance(meta, dict):
+            raise ModelFormatError(f"{path}: stored-model record without model or metadata")
+        return StoredModel(load_model(json.dumps(inner).encode("utf-8")), path, meta)
+    return StoredModel(load_model(data), path, {})

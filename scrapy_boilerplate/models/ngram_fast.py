@@ -1,0 +1,119 @@
+"""FindOptimal in numpy: the alternation count of every a for one n in a single pass.
+
+A position j is covered at (n, a) when some n-gram starting in [j-n+1, j] is among the top
+k = a*D//100, i.e. when the sliding minimum ``cover`` of the rank over that window is below
+k.  Two neighbours j, j+1 of one document then differ exactly for k in
+(min(cover_j, cover_j+1), max(...)], so sorting those bounds once gives A_D(n, a) for all a at
+the cost of one alternation: the Fig. 3 walk then just reads a table per n.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
+from scrapy_boilerplate.models.ngram_count import NO_RANK, Level, NGramCounter
+from scrapy_boilerplate.models.ngram_paper import CutPoint
+
+MAX_PERCENT = 100
+_CHUNK = 1 << 16
+
+
+def _shift_min(out: np.ndarray, shift: int) -> None:
+    """``out[j] = min(out[j], out[j - shift])`` in place, back to front in chunks (small temporaries)."""
+    end = len(out)
+    while end > shift:
+        start = max(shift, end - _CHUNK)
+        np.minimum(out[start:end], out[start - shift : end - shift], out=out[start:end])
+        end = start
+
+
+def window_min(values: np.ndarray, width: int, in_place: bool = False) -> np.ndarray:
+    """``out[j] = min(values[max(0, j-width+1) : j+1])`` by doubling (O(N log width))."""
+    out = values if in_place else values.copy()
+    span = 1
+    while span * 2 <= width:
+        _shift_min(out, span)
+        span *= 2
+    if width > span:
+        _shift_min(out, width - span)
+    return out
+
+
+def table_from_cover(corpus: Corpus, cover: np.ndarray, distinct: int) -> np.ndarray:
+    """A_D(n, a) for a = 0 .. 100 from each position's best covering rank (int64, 101 counts)."""
+    ks = np.array([a * distinct // 100 for a in range(MAX_PERCENT + 1)], dtype=np.int32)  # as cover
+    bound = np.minimum(cover[:-1], cover[1:])
+    bound[corpus.ids[:-1] == SEP] = NO_RANK
+    bound[corpus.ids[1:] == SEP] = NO_RANK
+    bound.sort()
+    below_low = np.searchsorted(bound, ks, side="left")
+    np.maximum(cover[:-1], cover[1:], out=bound)
+    bound.sort()
+    return (below_low - np.searchsorted(bound, ks, side="left")).astype(np.int64)
+
+
+def alternation_table(corpus: Corpus, level: Level) -> np.ndarray:
+    """A_D(n, a) for a = 0 .. 100 (int64 array of 101 counts)."""
+    return table_from_cover(corpus, window_min(level.rank_at, level.n), level.distinct)
+
+
+@dataclass
+class _Tables:
+    """Alternation tables per n, computed lazily as the walk asks for a new n."""
+
+    counter: NGramCounter
+    tables: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def get(self, n: int) -> np.ndarray:
+        while n not in self.tables:
+            if self.counter.n < n:
+                self.counter.advance()
+            level = self.counter.level()
+            cover = window_min(level.rank_at, level.n, in_place=True)  # the ranks are not needed again
+            self.tables[level.n] = table_from_cover(self.counter.corpus, cover, level.distinct)
+            del level, cover
+        return self.tables[n]
+
+
+def walk(table_of, longest: int) -> CutPoint:
+    """Fig. 3 over alternation tables (``table_of(n)[a]`` = A_D(n, a))."""
+    n, a = 2, 1
+    val0 = int(table_of(n)[a])
+    while n <= longest and a < MAX_PERCENT:
+        val1 = int(table_of(n)[a + 1])
+        val2 = int(table_of(n + 1)[a])
+        if val0 <= val1 and val0 <= val2:
+            break
+        if val0 > val1 and val1 < val2:
+            a, val0 = a + 1, val1
+        elif val0 > val2 and val2 <= val1:
+            n, val0 = n + 1, val2
+    return CutPoint(n, a, val0)
+
+
+def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:
+    """The paper's FindOptimal on a corpus; agrees with :func:`ngram_paper.find_optimal`."""
+    tables = _Tables(NGramCounter(corpus, delimiters))
+    longest = int(corpus.lengths.max()) if len(corpus.lengths) else 0
+    return walk(tables.get, longest)
+
+
+def top_positions(corpus: Corpus, n: int, a: int, delimiters: bool = False) -> np.ndarray:
+    """One start position (the first occurrence) of each of the top ``a`` percent n-grams."""
+    counter = NGramCounter(corpus, delimiters)
+    while counter.n < n:
+        counter.advance()
+    level = counter.level()
+    k = level.top(a)
+    first = level.repeated_first[:k].astype(np.int64)
+    if k > len(first):
+        first = np.concatenate([first, counter.single_positions()[: k - len(first)]])
+    return first
+
+
+def useless_starts(level: Level, a: int) -> np.ndarray:
+    """Bool mask: an n-gram of the top ``a`` percent starts here."""
+    return level.rank_at < level.top(a)

@@ -1,0 +1,158 @@
+"""Importance in a Site Style Tree and the noisy / meaningful marks (Yi, Liu, Li, KDD 2003, section 4).
+
+- NodeImp(E) = -sum_i p_i log_m p_i over E's child style nodes (1 when m = 1), m = pages containing E.
+- CompImp(E) = (1 - g^l) NodeImp(E) + g^l sum_i p_i CompImp(S_i), CompImp(S) = mean CompImp of its
+  element nodes, g the attenuating factor and l the number of child style nodes.
+- A leaf's CompImp = 1 - sum_i H(a_i) / N over its N content features, H(a) = -sum_j p_j log_m p_j
+  the entropy of feature a over the m pages (1 when m = 1).
+- A node is noisy when it and all its descendants have CompImp below the threshold; meaningful when
+  it is not noisy and holds no noisy descendant.  Pages where a node was a leaf count as one more
+  (empty) style node whose CompImp is the leaf importance.  A node without any content feature
+  (an empty ``<div>``, a ``<br>``) carries no evidence: it is marked noisy but does not stop its
+  ancestors from being meaningful.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from scrapy_boilerplate.models.sst_build import ElementNode
+
+ATTENUATION = 0.9  # the paper's attenuating factor g
+NOISE_THRESHOLD = 0.2
+LOCAL_NOISE_ENTROPY = 0.9  # a feature this evenly spread over the pages is locally noisy
+
+
+@dataclass
+class NodeInfo:
+    """Importances and marks of one element node."""
+
+    node_imp: float
+    comp_imp: float
+    has_content: bool
+    noisy: bool = False
+    meaningful: bool = False
+    local_noise: frozenset[str] = field(default_factory=frozenset)
+
+
+def entropy(counts: Iterable[int], m: int) -> float:
+    """``-sum p_j log_m p_j`` of a distribution given by counts, with log base ``m`` (0 when m <= 1)."""
+    values = [c for c in counts if c > 0]
+    total = sum(values)
+    if m <= 1 or total <= 0:
+        return 0.0
+    log_m = math.log(m)
+    return -sum((c / total) * math.log(c / total) / log_m for c in values)
+
+
+def node_importance(node: ElementNode) -> float:
+    """NodeImp: entropy of the page shares of ``node``'s style nodes (leaf pages are one style)."""
+    m = node.pages
+    if m <= 1:
+        return 1.0
+    counts = [style.pages for style in node.styles.values()]
+    if node.leaf_pages:
+        counts.append(node.leaf_pages)
+    return min(entropy(counts, m), 1.0)
+
+
+def leaf_importance(node: ElementNode) -> float | None:
+    """1 - mean entropy of the leaf's content features over its pages; None without features."""
+    if not node.features:
+        return None
+    m = node.leaf_pages
+    if m <= 1:
+        return 1.0
+    total = sum(entropy(per_page.values(), m) for per_page in node.features.values())
+    return max(0.0, 1.0 - total / len(node.features))
+
+
+def post_order(root: ElementNode) -> Iterator[ElementNode]:
+    """Every distinct element node, children before parents (iterative; merged nodes once)."""
+    seen: set[int] = set()
+    stack: list[tuple[ElementNode, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.children()) if id(child) not in seen)
+
+
+def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuation: float) -> NodeInfo:
+    """CompImp of ``node`` from its children's (already computed) infos."""
+    leaf_imp = leaf_importance(node)
+    node_imp = node_importance(node)
+    styles = list(node.styles.values())
+    has_content = leaf_imp is not None or any(infos[id(c)].has_content for s in styles for c in s.elements)
+    if not styles:
+        return NodeInfo(node_imp, leaf_imp if leaf_imp is not None else 0.0, has_content)
+    m = max(node.pages, 1)
+    weighted = 0.0
+    for style in styles:
+        if style.elements:
+            style_imp = sum(infos[id(c)].comp_imp for c in style.elements) / len(style.elements)
+        else:
+            style_imp = 0.0
+        weighted += style.pages / m * style_imp
+    if node.leaf_pages:
+        weighted += node.leaf_pages / m * (leaf_imp or 0.0)
+    l = len(styles) + (1 if node.leaf_pages else 0)
+    g_l = attenuation**l
+    return NodeInfo(node_imp, (1 - g_l) * node_imp + g_l * weighted, has_content)
+
+
+def local_noise(node: ElementNode, threshold: float) -> frozenset[str]:
+    """Features of ``node``'s subtree whose entropy over the node's pages reaches ``threshold``."""
+    merged: dict[str, dict[int, int]] = {}
+    for leaf in post_order(node):
+        for feature, per_page in leaf.features.items():
+            target = merged.setdefault(feature, {})
+            for page, count in per_page.items():
+                target[page] = target.get(page, 0) + count
+    m = node.pages
+    return frozenset(f for f, per_page in merged.items() if len(per_page) > 1 and entropy(per_page.values(), m) >= threshold)
+
+
+def mark(root: ElementNode, threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
+         local_noise_entropy: float | None = LOCAL_NOISE_ENTROPY) -> dict[int, NodeInfo]:
+    """Importances and noisy/meaningful marks of every node, keyed by ``id(node)``.
+
+    With ``local_noise_entropy`` set, maximal meaningful nodes also get their locally noisy features.
+    """
+    infos: dict[int, NodeInfo] = {}
+    noisy_below: dict[int, bool] = {}  # some contentful descendant is noisy
+    for node in post_order(root):
+        info = composite_importance(node, infos, attenuation)
+        children = node.children()
+        info.noisy = info.comp_imp < threshold and all(infos[id(c)].noisy for c in children)
+        noisy_below[id(node)] = any(
+            (infos[id(c)].noisy and infos[id(c)].has_content) or noisy_below[id(c)] for c in children
+        )
+        info.meaningful = not info.noisy and not noisy_below[id(node)]
+        infos[id(node)] = info
+    if local_noise_entropy is not None:
+        for node in maximal_meaningful(root, infos):
+            infos[id(node)].local_noise = local_noise(node, local_noise_entropy)
+    return infos
+
+
+def maximal_meaningful(root: ElementNode, infos: dict[int, NodeInfo]) -> list[ElementNode]:
+    """Meaningful nodes without a meaningful ancestor."""
+    found, stack, seen = [], [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if infos[id(node)].meaningful:
+            found.append(node)
+        elif not infos[id(node)].noisy:
+            stack.extend(node.children())
+    return found

@@ -1,0 +1,99 @@
+"""Cleaning a page with a simplified SST: map its tree onto the SST and collect kept/removed regions.
+
+The paper's MapSST: a page element mapped to a noisy node is removed with its subtree, one mapped
+to a meaningful node is kept whole, a mixed node's children are matched through the style node
+with the same child key sequence, and a part whose style the sample never showed is kept as
+possibly meaningful.  The ``aligned`` form matches each child by (key, occurrence) instead, so one
+inserted or missing sibling does not make the whole parent "unseen".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import lxml.etree
+
+from scrapy_boilerplate.models.sst_build import DISPLAY_ATTRIBUTES, content_features, element_children, element_key, is_leaf
+from scrapy_boilerplate.models.sst_compact import MEANINGFUL, NOISY, CompactNode
+
+Element = lxml.etree._Element
+
+
+@dataclass(frozen=True)
+class Region:
+    """A page element the SST decided on, with the reason in the model's terms."""
+
+    element: Element
+    kept: bool
+    reason: str
+    node: CompactNode | None = None
+
+
+def label(key: str) -> str:
+    """An SST key shown as a start tag: ``div|class=nav`` -> ``<div class=nav>``."""
+    return "<" + key.replace("|", " ") + ">"
+
+
+def _decided(node: CompactNode, el: Element, threshold: float) -> Region:
+    name = f"style node {label(node.key)} CompImp {node.comp_imp:.2f}"
+    if node.status == NOISY:
+        return Region(el, False, f"{name} < threshold {threshold:.2f} (noisy)", node)
+    relation = ">=" if node.comp_imp >= threshold else "<"
+    return Region(el, True, f"{name} {relation} threshold {threshold:.2f}, no noisy descendant (meaningful)", node)
+
+
+def _unseen(el: Element, why: str) -> Region:
+    return Region(el, True, f"{label(element_key(el))} {why}: possibly meaningful")
+
+
+def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
+             attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> list[Region]:
+    """Regions of ``body`` (read-only) decided by the simplified SST ``root``, in document order."""
+    regions: list[Region] = []
+    stack: list[tuple[CompactNode, Element]] = [(root, body)]
+    while stack:
+        node, el = stack.pop()
+        if node.status in (NOISY, MEANINGFUL):
+            regions.append(_decided(node, el, threshold))
+            continue
+        children = element_children(el)
+        if not children:
+            regions.append(_unseen(el, "is a leaf here but internal in the sample"))
+            continue
+        pairs: list[tuple[CompactNode, Element]] = []
+        if aligned:
+            seen: dict[str, int] = {}
+            for child in children:
+                key = element_key(child, attributes)
+                occurrence = seen.get(key, 0)
+                seen[key] = occurrence + 1
+                target = node.by_occurrence.get((key, occurrence))
+                if target is None:
+                    regions.append(_unseen(child, "never appeared here in the sample"))
+                else:
+                    pairs.append((target, child))
+        else:
+            indexes = node.styles.get(tuple(element_key(child, attributes) for child in children))
+            if indexes is None:
+                regions.append(_unseen(el, "has a child style node the sample never showed"))
+                continue
+            pairs = [(node.children[i], child) for i, child in zip(indexes, children)]
+        stack.extend(reversed(pairs))
+    return regions
+
+
+def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool, shingle: int = 1) -> list[Element]:
+    """Leaves inside a meaningful ``region`` whose content features are all locally noisy."""
+    if not noise:
+        return []
+    doomed = []
+    stack = [region]
+    while stack:
+        el = stack.pop()
+        if el is not region and is_leaf(el, virtual_leaves):
+            features = content_features(el, shingle)
+            if features and all(f in noise for f in features):
+                doomed.append(el)
+            continue
+        stack.extend(element_children(el))
+    return doomed

@@ -1,0 +1,196 @@
+"""``style_tree``: the Site Style Tree of Yi, Liu and Li, "Eliminating Noisy Information in Web
+Pages for Data Mining", KDD 2003.
+
+``fit`` merges the sample's DOM trees into a site style tree (:mod:`.sst_build`), computes node and
+composite importance and marks noisy and meaningful nodes (:mod:`.sst_importance`), and keeps the
+simplified SST (:mod:`.sst_compact`).  ``clean`` maps a page onto it (:mod:`.sst_map`) and drops
+what maps to noisy nodes.  The paper's three enhancements are switches: ``merge_elements``,
+``virtual_leaves`` and ``local_noise``.
+
+``variant="paper"`` stops there: the page minus its noise.  ``variant="improved"`` (default)
+matches children by (key, occurrence) and then picks the main text inside what the SST kept
+(:mod:`.style_tree_refine`), because users want the article, not "everything that varies".
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import lxml.etree
+import lxml.html
+import numpy as np
+
+from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.pvalue_region import drop_link_lists
+from scrapy_boilerplate.models.registry import register
+from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
+from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
+from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
+from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
+from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text
+from scrapy_boilerplate.page import Page
+
+VARIANTS = ("paper", "improved")
+FALLBACK_MIN_CHARS = 200  # less main text than this after SST: try picking it without SST,
+FALLBACK_GAIN = 4  # and take that when it finds this many times more text,
+FALLBACK_MIN_GAINED = 500  # and at least this much (short posts are often really short)
+IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
+
+
+def _collapsed(text: str) -> int:
+    return len(normalize_space(text))
+
+
+def _chars(removal: Removal, el: lxml.etree._Element) -> int:
+    """Visible characters of ``el`` (whitespace collapsed), also once it has been removed."""
+    lengths = removal.lengths.get(el)
+    if lengths is not None:
+        return lengths.text
+    return removal.removed[el][1] if el in removal.removed else 0
+
+
+def _copy_without(el: lxml.etree._Element, removal: Removal) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements (the page stays untouched)."""
+    out = copy.deepcopy(el)
+    out.tail = None
+    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed]
+    for mine in doomed:
+        if mine is out:
+            return lxml.html.Element("div")
+        remove_keeping_tail(mine)
+    return out
+
+
+def _unit(name: str, value: float) -> float:
+    value = float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be within [0, 1], got {value!r}")
+    return value
+
+
+@register
+class StyleTreeModel(SiteModel):
+    """Site Style Tree noise elimination.
+
+    Parameters
+    ----------
+    variant: ``"paper"`` (the page minus SST noise) or ``"improved"`` (the main text within it).
+    threshold: composite importance below which a node (and all below it) is noise.
+    attenuation: the attenuating factor g of composite importance.
+    merge_elements, virtual_leaves, local_noise: the paper's three enhancements.
+    local_noise_entropy: entropy from which a feature inside a meaningful node is locally noisy.
+    """
+
+    name = "style_tree"
+
+    def __init__(self, variant: str = "improved", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
+                 merge_elements: bool = True, virtual_leaves: bool = True, local_noise: bool = True,
+                 local_noise_entropy: float = LOCAL_NOISE_ENTROPY) -> None:
+        super().__init__()
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+        self.variant = variant
+        self.threshold = _unit("threshold", threshold)
+        self.attenuation = _unit("attenuation", attenuation)
+        self.merge_elements = bool(merge_elements)
+        self.virtual_leaves = bool(virtual_leaves)
+        self.local_noise = bool(local_noise)
+        self.local_noise_entropy = _unit("local_noise_entropy", local_noise_entropy)
+        self._sst: CompactNode | None = None
+
+    @property
+    def shingle(self) -> int:
+        """Words per text feature: the paper's single words, or word 3-grams in the improved variant."""
+        return IMPROVED_SHINGLE if self.variant == "improved" else 1
+
+    @property
+    def aligned(self) -> bool:
+        """Whether children are matched by (key, occurrence) rather than by whole style node."""
+        return self.variant == "improved"
+
+    def _fit(self, pages: list[Page]) -> None:
+        if not pages:  # nothing learned: every part of a page is possibly meaningful
+            self._sst = CompactNode("body", MEANINGFUL, 1.0)
+            return
+        options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements,
+                               shingle=self.shingle)
+        sst = SiteStyleTree(options).add_pages(page.body for page in pages)
+        sst.release()
+        infos = mark(sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.local_noise else None)
+        self._sst = simplify(sst.root, infos, aligned=self.aligned)
+
+    def regions(self, page: Page) -> list[Region]:
+        """The page's regions as the fitted SST decides them (``page`` is not modified)."""
+        assert self._sst is not None
+        return map_page(self._sst, page.body, self.threshold, self.aligned)
+
+    def _clean(self, page: Page) -> CleanedPage:
+        regions = self.regions(page)
+        if self.local_noise:
+            regions += self._local_noise_regions(regions)
+        body = page.body
+        removal = Removal(measure(body, _collapsed))
+        total = removal.lengths[body].text
+        path = page.tree.getroottree().getpath
+        decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
+        for region in regions:
+            if not region.kept:
+                removal.remove(region.element, region.reason)
+        if self.variant == "paper":
+            output, score = _copy_without(body, removal), None
+        else:
+            output, score = self._main_text(body, removal, path, decisions)
+        text = to_text(output)
+        html = lxml.html.tostring(output, encoding="unicode")
+        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score, tuple(decisions))
+
+    def _main_text(self, body: lxml.etree._Element, removal: Removal, path: Any,
+                   decisions: list[Decision]) -> tuple[lxml.etree._Element, float]:
+        """The improved variant: the main text inside what SST kept (appends its decisions)."""
+        sst_removed = set(removal.removed)
+        main = find_main_text(body, removal)
+        how = "inside the SST's keep"
+        if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
+            # SST took (nearly) everything: the sample repeated this page's article (blog front
+            # pages) or the page is unlike the sample.  Pick the main text without SST.
+            alone = Removal(measure(body, _collapsed))
+            alone_main = find_main_text(body, alone)
+            if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
+                how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
+                removal, main, sst_removed = alone, alone_main, set()
+        decisions += [Decision(path(el), False, chars, reason)
+                      for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
+        decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
+                                  f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
+        decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
+                      for el in main.title]
+        output = _copy_without(main.main, removal)
+        drop_link_lists(output)
+        if main.title:
+            wrapper = lxml.html.Element("div")
+            for el in [*(_copy_without(t, removal) for t in main.title), output]:
+                wrapper.append(el)
+            output = wrapper
+        return output, main.p
+
+    def _local_noise_regions(self, regions: list[Region]) -> list[Region]:
+        """Leaves of meaningful regions whose features are all locally noisy (enhancement 3)."""
+        out = []
+        for region in regions:
+            if region.kept and region.node is not None and region.node.local_noise:
+                for leaf in locally_noisy_leaves(region.element, region.node.local_noise, self.virtual_leaves, self.shingle):
+                    reason = f"every content feature has entropy >= {self.local_noise_entropy:.2f} (locally noisy)"
+                    out.append(Region(leaf, False, reason, None))
+        return out
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        assert self._sst is not None
+        return to_state(self._sst)
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        if not isinstance(state, dict):
+            raise ModelFormatError("style_tree state must be an object")
+        self._sst = from_state(state, arrays)

@@ -1,0 +1,147 @@
+"""Run one real crawl in a fresh process: ``python crawl_harness.py SPEC.json``.
+
+SPEC: ``start_urls``, ``settings`` (merged over the test defaults), ``out`` (a folder that gets
+``items.jsonl``, ``stats.json`` and ``crawl.log``), ``follow`` (regex of links to follow),
+``item_type`` (dict, item, dataclass, attrs) and ``opt_out`` (regex of URLs requested with
+``dont_clean_boilerplate``).  Tests call :func:`run_crawl`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import scrapy
+from scrapy.crawler import CrawlerProcess
+from scrapy.http import TextResponse
+
+
+class PageItem(scrapy.Item):
+    url = scrapy.Field()
+    html = scrapy.Field()
+    text = scrapy.Field()
+    boilerplate_model = scrapy.Field()
+    size = scrapy.Field()
+
+
+@dataclasses.dataclass
+class PageDataclass:
+    url: str
+    html: str | None = None
+    size: int = 0
+    text: str | None = None
+    boilerplate_model: str | None = None
+
+
+@attrs.define
+class PageAttrs:
+    url: str
+    html: str | None = None
+    size: int = 0
+    text: str | None = None
+    boilerplate_model: str | None = None
+
+
+ITEM_TYPES = {"dict": dict, "item": PageItem, "dataclass": PageDataclass, "attrs": PageAttrs}
+
+
+class SiteSpider(scrapy.Spider):
+    """Yields one item per page (HTML in ``html`` when the response is text) and follows links."""
+
+    name = "site"
+
+    def __init__(self, spec: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = spec["start_urls"]
+        self.follow = re.compile(spec.get("follow", r"/article/"))
+        self.opt_out = re.compile(spec["opt_out"]) if spec.get("opt_out") else None
+        self.item_cls = ITEM_TYPES[spec.get("item_type", "dict")]
+
+    def _request(self, url: str) -> scrapy.Request:
+        meta = {"dont_clean_boilerplate": True} if self.opt_out and self.opt_out.search(url) else {}
+        return scrapy.Request(url, callback=self.parse, meta=meta)
+
+    async def start(self):  # noqa: ANN201 - an async generator of requests
+        for url in self.start_urls:
+            yield self._request(url)
+
+    def parse(self, response):  # noqa: ANN001, ANN201 - Scrapy callback
+        is_text = isinstance(response, TextResponse)
+        fields = {"url": response.url, "size": len(response.body)}
+        if is_text:
+            fields["html"] = response.text
+        yield self.item_cls(**fields)
+        if is_text and response.headers.get(b"Content-Type", b"").startswith(b"text/html"):
+            for href in response.css("a::attr(href)").getall():
+                url = response.urljoin(href)
+                if self.follow.search(url):
+                    yield self._request(url)
+
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "ADDONS": {"scrapy_boilerplate.Addon": 500},
+    "LOG_LEVEL": "INFO",
+    "TELNETCONSOLE_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "DOWNLOAD_DELAY": 0,
+    "BOILERPLATE_MODEL": "pvalue",
+}
+
+
+def main(spec_path: str) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import crawl_models  # noqa: F401 - the test-only models, usable by name in this process
+    from scrapy_boilerplate.models.registry import register
+
+    register(crawl_models.CommonBlocks)
+    register(crawl_models.Broken)
+    spec = json.loads(Path(spec_path).read_text())
+    out = Path(spec["out"])
+    settings = {
+        **DEFAULT_SETTINGS,
+        "LOG_FILE": str(out / "crawl.log"),
+        "FEEDS": {str(out / "items.jsonl"): {"format": "jsonlines"}},
+        **spec.get("settings", {}),
+    }
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(SiteSpider)
+    process.crawl(crawler, spec=spec)
+    process.start()
+    stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
+    (out / "stats.json").write_text(json.dumps(stats, indent=1, sort_keys=True))
+
+
+@dataclasses.dataclass
+class CrawlResult:
+    """What a finished crawl left behind."""
+
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+    returncode: int
+
+
+def run_crawl(out: Path, start_urls: list[str], settings: dict[str, Any] | None = None,
+              timeout: float = 60, **spec: Any) -> CrawlResult:
+    """Run a crawl in a subprocess (each needs its own reactor) and read back what it wrote."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec_path = out / "spec.json"
+    spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls,
+                                     "settings": settings or {}, **spec}))
+    proc = subprocess.run([sys.executable, __file__, str(spec_path)], capture_output=True,
+                          text=True, timeout=timeout)
+    items_path, stats_path, log_path = out / "items.jsonl", out / "stats.json", out / "crawl.log"
+    items = [json.loads(line) for line in items_path.read_text().splitlines()] if items_path.exists() else []
+    stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
+    log = (log_path.read_text() if log_path.exists() else "") + proc.stderr
+    return CrawlResult(items, stats, log, proc.returncode)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

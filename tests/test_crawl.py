@@ -1,0 +1,188 @@
+"""Real crawls against local HTTP servers: sampling, per-domain fits, holding, fallback, closing.
+
+Each crawl runs in its own process (a Twisted reactor starts once per process); see crawl_harness.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from crawl_harness import CrawlResult, run_crawl
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
+
+SITE_MODEL = "test_common_blocks"
+FALLBACK = "pvalue (fallback)"
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """Three linked sites (100, 40 and 8 pages) served on three loopback ports."""
+    root = tmp_path_factory.mktemp("sites")
+    gold = {}
+    with serve_directory(root / "big") as big, serve_directory(root / "mid") as mid, \
+            serve_directory(root / "small") as small:
+        for name, base, n in (("big", big, 100), ("mid", mid, 40), ("small", small, 8)):
+            for page in write_linked_site(root / name, f"{name}.example", n, seed=len(name)):
+                gold[base + page.url.split(".example", 1)[1]] = page
+        yield {"big": big, "mid": mid, "small": small, "gold": gold}
+
+
+def first_paragraph(page) -> str:
+    return page.article_text.split("\n\n")[1][:80]
+
+
+def assert_exactly_once(result: CrawlResult, n: int) -> None:
+    urls = Counter(item["url"] for item in result.items)
+    assert len(urls) == n and set(urls.values()) == {1}, urls.most_common(3)
+    assert result.stats.get("item_scraped_count") == n
+
+
+@pytest.mark.parametrize("concurrency, item_type", [(1, "item"), (16, "dict")])
+def test_every_page_of_a_site_is_cleaned_by_its_fitted_model(sites, tmp_path, concurrency, item_type):
+    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH], item_type=item_type,
+                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
+                                 "CONCURRENT_REQUESTS": concurrency})
+    assert result.stats.get("finish_reason") == "finished", result.log[-2000:]
+    assert_exactly_once(result, 100)
+    assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
+    for item in result.items:
+        page = sites["gold"][item["url"]]
+        assert first_paragraph(page) in item["text"]
+        assert page.template_texts[-1] not in item["text"]  # the cookie banner is gone
+    assert result.stats[keys.MODELS_FITTED] == 1
+    assert result.stats[keys.SAMPLE_PAGES] == 20
+    assert result.stats[keys.ITEMS_HELD] == result.stats[keys.ITEMS_RELEASED.format(reason="model")]
+    assert f"fitted {SITE_MODEL} for {sites['big'].split('//')[1]} on 20 pages" in result.log
+
+
+def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, tmp_path):
+    started = time.monotonic()
+    result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], opt_out=r"/article/3\.html$",
+                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
+                                 "BOILERPLATE_HOLD_TIMEOUT": 120})
+    assert time.monotonic() - started < 30  # released when the crawl went quiet, not at the deadline
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 8)
+    opted_out = [item for item in result.items if item["url"].endswith("/article/3.html")]
+    assert "text" not in opted_out[0] and result.stats[keys.ITEMS_SKIPPED.format(reason="opt_out")] == 1
+    cleaned = [item for item in result.items if item not in opted_out]
+    assert {item["boilerplate_model"] for item in cleaned} == {FALLBACK}
+    assert all(first_paragraph(sites["gold"][item["url"]]) in item["text"] for item in cleaned)
+    assert result.stats[keys.DOMAINS_FALLBACK] == 1
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="quiet")] == len(cleaned)
+    assert keys.MODELS_FITTED not in result.stats
+
+
+def test_three_interleaved_sites_each_get_their_own_model(sites, tmp_path):
+    seeds = [sites[name] + SEED_PATH for name in ("big", "mid", "small")]
+    result = run_crawl(tmp_path, seeds, settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 15,
+                                                  "CONCURRENT_REQUESTS": 8})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 148)
+    by_site = {name: Counter(item["boilerplate_model"] for item in result.items if item["url"].startswith(sites[name]))
+               for name in ("big", "mid", "small")}
+    assert by_site == {"big": {SITE_MODEL: 100}, "mid": {SITE_MODEL: 40}, "small": {FALLBACK: 8}}
+    assert result.stats[keys.MODELS_FITTED] == 2
+    assert result.log.count(f"fitted {SITE_MODEL} for") == 2
+
+
+def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
+                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
+                                 "BOILERPLATE_HOLD_TIMEOUT": 0.2, "DOWNLOAD_DELAY": 0.05,
+                                 "CONCURRENT_REQUESTS": 1})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    models = Counter(item["boilerplate_model"] for item in result.items)
+    assert models[FALLBACK] == result.stats[keys.ITEMS_RELEASED.format(reason="deadline")] >= 1
+    assert models[SITE_MODEL] >= 20  # every page after the fit
+    assert result.stats[keys.MODELS_FITTED] == 1
+
+
+def test_a_failing_fit_falls_back_once_and_the_crawl_goes_on(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
+                       settings={"BOILERPLATE_MODEL": "test_broken:stage=fit", "BOILERPLATE_SAMPLE_SIZE": 10})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    assert {item["boilerplate_model"] for item in result.items} == {FALLBACK}
+    assert result.stats[keys.ERRORS.format(kind="ValueError")] == 1
+    assert result.stats[keys.SAMPLE_PAGES] == 10  # no second sample after the failure
+    assert "fitting test_broken:stage=fit on" in result.log
+
+
+def assert_accounted(result: CrawlResult) -> None:
+    """Every scraped item is exported once; every held item was released."""
+    assert_exactly_once(result, result.stats.get("item_scraped_count", 0))
+    released = sum(v for k, v in result.stats.items() if k.startswith("boilerplate/items/released/"))
+    assert result.stats.get(keys.ITEMS_HELD, 0) == released
+    assert all(item.get("text") for item in result.items)
+
+
+def test_closespider_itemcount_during_sampling(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
+                       settings={"BOILERPLATE_SAMPLE_SIZE": 50, "BOILERPLATE_HOLD_MAX_ITEMS": 3,
+                                 "CLOSESPIDER_ITEMCOUNT": 5, "CONCURRENT_REQUESTS": 2})
+    assert result.stats.get("finish_reason") == "closespider_itemcount"
+    assert result.stats[keys.ITEMS_HOLD_FULL] >= 1
+    assert keys.MODELS_FITTED not in result.stats  # the sample of 50 was never complete
+    assert_accounted(result)
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="closing")] >= 1
+
+
+def test_closespider_timeout_during_sampling(sites, tmp_path):
+    started = time.monotonic()
+    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
+                       settings={"BOILERPLATE_SAMPLE_SIZE": 50, "CLOSESPIDER_TIMEOUT": 1.5,
+                                 "DOWNLOAD_DELAY": 0.1, "CONCURRENT_REQUESTS": 1})
+    assert time.monotonic() - started < 20
+    assert result.stats.get("finish_reason") == "closespider_timeout"
+    assert result.stats[keys.ITEMS_HELD] >= 1
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="closing")] == result.stats[keys.ITEMS_HELD]
+    assert {item["boilerplate_model"] for item in result.items} == {FALLBACK}
+    assert_accounted(result)
+
+
+@pytest.fixture(scope="module")
+def odd_site(tmp_path_factory):
+    """A page linking to an image, a PDF, JSON, an empty page and a 20 MB page."""
+    root = tmp_path_factory.mktemp("odd")
+    links = ["image.png", "doc.pdf", "data.json", "empty.html", "big.html"]
+    (root / "index.html").write_text("<html><body><h1>Index</h1><p>" + "Links to odd files. " * 20 + "</p>"
+                                     + "".join(f'<a href="{n}">{n}</a>' for n in links) + "</body></html>")
+    (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    (root / "doc.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40)
+    (root / "data.json").write_text('{"html": "<p>not a page</p>", "n": 1}')
+    (root / "empty.html").write_bytes(b"")
+    paragraph = "<p>" + "lorem ipsum dolor sit amet " * 40 + "</p>\n"
+    (root / "big.html").write_text("<html><body>" + paragraph * (20_000_000 // len(paragraph) + 1) + "</body></html>")
+    with serve_directory(root) as base:
+        yield base
+
+
+def test_non_html_empty_and_huge_bodies_pass_untouched(odd_site, tmp_path):
+    result = run_crawl(tmp_path, [odd_site + "/index.html"], follow=r".",
+                       settings={"BOILERPLATE_SAMPLE_SIZE": 5})
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 6)
+    items = {item["url"].rsplit("/", 1)[1]: item for item in result.items}
+    for name in ("image.png", "doc.pdf", "data.json", "empty.html", "big.html"):
+        assert "text" not in items[name] and "boilerplate_model" not in items[name], name
+    assert items["big.html"]["size"] > 20_000_000 and len(items["big.html"]["html"]) > 20_000_000
+    assert items["index.html"]["boilerplate_model"] == FALLBACK
+    assert result.stats[keys.SAMPLE_SKIPPED.format(reason="non_html")] == 3
+    assert result.stats[keys.SAMPLE_SKIPPED.format(reason="empty")] == 1
+    assert result.stats[keys.SAMPLE_SKIPPED.format(reason="too_large")] == 1
+    assert result.stats[keys.ITEMS_SKIPPED.format(reason="not_html")] == 1  # the JSON text
+    assert result.stats[keys.ITEMS_SKIPPED.format(reason="no_html")] == 3  # image, PDF, empty page
+    assert result.stats[keys.ITEMS_SKIPPED.format(reason="too_large")] == 1
+
+
+def test_a_bad_setting_stops_the_crawl_at_start_naming_it(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], settings={"BOILERPLATE_SAMPLE_SIZE": 0})
+    assert "BOILERPLATE_SAMPLE_SIZE=0 is invalid" in result.log
+    assert result.items == []

@@ -1,0 +1,161 @@
+"""The pipeline cleans every item type with the domain's fitted model, and never breaks an item."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import attrs
+import pytest
+import scrapy
+from scrapy.utils.test import get_crawler
+
+from crawl_models import Broken, CommonBlocks
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.learner import READY, BoilerplateLearner, DomainState
+from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+SITE = make_site("shop.example", 8, seed=5)
+DOMAIN = "shop.example"
+
+
+class DeclaredItem(scrapy.Item):
+    url = scrapy.Field()
+    html = scrapy.Field()
+    text = scrapy.Field()
+    boilerplate_model = scrapy.Field()
+
+
+class UndeclaredItem(scrapy.Item):
+    url = scrapy.Field()
+    html = scrapy.Field()
+
+
+@dataclasses.dataclass
+class DataItem:
+    url: str
+    html: str
+    text: str | None = None
+    boilerplate_model: str | None = None
+
+
+@attrs.define
+class AttrsItem:
+    url: str
+    html: str
+    text: str | None = None
+    boilerplate_model: str | None = None
+
+
+def make_pipeline(model=None, **settings) -> BoilerplatePipeline:
+    """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
+    crawler = get_crawler(settings_dict={"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
+    crawler.stats.open_spider()
+    learner = BoilerplateLearner.from_crawler(crawler)
+    if model is not None:
+        learner.domains[DOMAIN] = DomainState(status=READY, model=model)
+    return BoilerplatePipeline(learner)
+
+
+def fitted() -> CommonBlocks:
+    return CommonBlocks().fit([Page(p.html, p.url) for p in SITE])
+
+
+def process(pipeline: BoilerplatePipeline, item):
+    """Run ``process_item`` to the end; it must not wait when the model is already fitted."""
+    coro = pipeline.process_item(item)
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise AssertionError("process_item waited although the domain's model is fitted")
+
+
+@pytest.mark.parametrize("make_item", [
+    lambda p: {"url": p.url, "html": p.html},
+    lambda p: DeclaredItem(url=p.url, html=p.html),
+    lambda p: DataItem(url=p.url, html=p.html),
+    lambda p: AttrsItem(url=p.url, html=p.html),
+], ids=["dict", "scrapy.Item", "dataclass", "attrs"])
+def test_every_item_type_gets_the_article_text(make_item):
+    pipeline = make_pipeline(fitted())
+    page = SITE[3]
+    item = process(pipeline, make_item(page))
+    text = item["text"] if not dataclasses.is_dataclass(item) and not attrs.has(type(item)) else item.text
+    model = item["boilerplate_model"] if isinstance(item, (dict, scrapy.Item)) else item.boilerplate_model
+    assert model == "test_common_blocks"
+    assert page.article_text.split("\n\n")[1][:60] in text
+    assert SITE[0].template_texts[-1] not in text  # the footer is template
+    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model="test_common_blocks")) == 1
+
+
+def test_text_field_names_are_configurable_and_cleaned_html_is_optional():
+    pipeline = make_pipeline(fitted(), BOILERPLATE_HTML_FIELD="body", BOILERPLATE_URL_FIELD="link",
+                             BOILERPLATE_TEXT_FIELD="main", BOILERPLATE_CLEANED_HTML_FIELD="main_html",
+                             BOILERPLATE_MODEL_FIELD=None)
+    item = process(pipeline, {"link": SITE[1].url, "body": SITE[1].html})
+    assert set(item) == {"link", "body", "main", "main_html"}
+    assert SITE[1].article_text.split("\n\n")[1][:60] in item["main"]
+
+
+def test_undeclared_output_field_is_reported_once_and_items_pass_untouched(caplog):
+    pipeline = make_pipeline(fitted())
+    with caplog.at_level(logging.ERROR):
+        items = [process(pipeline, UndeclaredItem(url=p.url, html=p.html)) for p in SITE[:3]]
+    assert all(set(item.keys()) == {"url", "html"} for item in items)
+    errors = [r for r in caplog.records if "does not declare" in r.getMessage()]
+    assert len(errors) == 1 and "text" in errors[0].getMessage() and "UndeclaredItem" in errors[0].getMessage()
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="undeclared_field")) == 3
+
+
+@pytest.mark.parametrize("item, reason", [
+    ({"url": "http://shop.example/a"}, "no_html"),
+    ({"url": "http://shop.example/a", "html": None}, "no_html"),
+    ({"url": "http://shop.example/a", "html": "   "}, "no_html"),
+    ({"url": "http://shop.example/a", "html": '{"json": true}'}, "not_html"),
+    ({"url": "http://shop.example/a", "html": "<p>" + "x" * 2000}, "too_large"),
+])
+def test_unusable_html_passes_untouched_with_a_count(item, reason):
+    pipeline = make_pipeline(fitted(), BOILERPLATE_MAX_PAGE_BYTES=1000)
+    before = dict(item)
+    assert process(pipeline, item) == before
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason=reason)) == 1
+
+
+def test_bytes_html_is_decoded():
+    pipeline = make_pipeline(fitted())
+    item = process(pipeline, {"url": SITE[2].url, "html": SITE[2].html.encode("utf-8")})
+    assert SITE[2].article_text.split("\n\n")[1][:60] in item["text"]
+
+
+def test_a_failing_site_model_falls_back_and_the_item_says_so():
+    pipeline = make_pipeline(Broken().fit([Page("<p>x</p>")]))
+    item = process(pipeline, {"url": SITE[0].url, "html": SITE[0].html})
+    assert item["boilerplate_model"] == "pvalue (fallback)"
+    assert SITE[0].title in item["text"]
+    assert pipeline.stats.get_value(keys.ERRORS.format(kind="RuntimeError")) == 1
+    assert pipeline.stats.get_value(keys.ITEMS_FALLBACK) == 1
+
+
+def test_item_without_url_is_cleaned_by_the_fallback():
+    pipeline = make_pipeline(fitted())
+    item = process(pipeline, {"html": SITE[0].html})
+    assert item["boilerplate_model"] == "pvalue (fallback)"
+
+
+def test_opted_out_item_passes_untouched():
+    pipeline = make_pipeline(fitted())
+    item = {"url": SITE[0].url, "html": SITE[0].html}
+    pipeline.learner.mark_opt_out(item)
+    assert process(pipeline, item) == {"url": SITE[0].url, "html": SITE[0].html}
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="opt_out")) == 1
+    pipeline.learner.forget_item(item)
+    assert "text" in process(pipeline, item)
+
+
+def test_non_items_pass_through():
+    pipeline = make_pipeline(fitted())
+    assert process(pipeline, "not an item") == "not an item"

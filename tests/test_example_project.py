@@ -1,0 +1,36 @@
+"""The example project and its demo work as the docs say, on the bundled corpus."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
+
+
+def test_bundled_corpus_is_what_the_generator_writes(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    from make_corpus import CORPUS, make_corpus
+
+    sites = make_corpus(tmp_path)
+    for site, n_pages in sites.items():
+        generated = sorted(p.relative_to(tmp_path) for p in (tmp_path / site).rglob("*.*"))
+        assert generated == sorted(p.relative_to(CORPUS) for p in (CORPUS / site).rglob("*.*"))
+        assert len(generated) == 2 * n_pages
+        for name in ("article/0.html", f"article/{n_pages - 1}.txt"):
+            assert (tmp_path / site / name).read_text() == (CORPUS / site / name).read_text()
+
+
+def test_demo_crawls_the_corpus_and_beats_the_uncleaned_text(tmp_path):
+    proc = subprocess.run([sys.executable, str(EXAMPLE / "demo.py"), "--out", str(tmp_path / "items.jsonl")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "pages crawled     78 from 3 sites" in proc.stdout
+    assert "models fitted     2" in proc.stdout
+    assert "tiny-press.example: pvalue (fallback)" in proc.stdout
+    cleaned, raw = map(float, re.search(r"token F1 cleaned  ([\d.]+)   \(whole page text: ([\d.]+)\)",
+                                        proc.stdout).groups())
+    assert cleaned > raw
+    assert len((tmp_path / "items.jsonl").read_text().splitlines()) == 78

@@ -1,0 +1,104 @@
+"""``inspect --from-crawl``: the report for a live crawl's URL, with the model the crawl stored."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.inspection.stored import StoredModelNotFound, stored_model_path
+from scrapy_boilerplate.models import create_model, dump_model
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+SITE = make_site("news.example", 6, seed=1)
+
+
+def _store(root: Path, spider: str, domain: str) -> Path:
+    path = root / spider / f"{domain}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    create_model("pvalue", variant="paper").fit([Page(p.html, p.url) for p in SITE]).save(path)
+    return path
+
+
+def test_lookup_by_domain_spider_and_www(tmp_path: Path):
+    saved = _store(tmp_path, "news", "news.example")
+    assert stored_model_path(tmp_path, "https://news.example/a/b?c=1") == saved
+    assert stored_model_path(tmp_path, "http://www.news.example:8080/x", "news") == saved
+    with pytest.raises(StoredModelNotFound, match="no stored model for other.example"):
+        stored_model_path(tmp_path, "http://other.example/")
+    other = _store(tmp_path, "archive", "news.example")
+    with pytest.raises(StoredModelNotFound, match="several spiders"):
+        stored_model_path(tmp_path, "http://news.example/")
+    assert stored_model_path(tmp_path, "http://news.example/", "archive") == other
+
+
+def test_from_crawl_with_a_saved_copy_uses_the_stored_model(tmp_path: Path, capsys):
+    store = tmp_path / "store"
+    saved = _store(store, "news", "news.example")
+    copy = tmp_path / "page.html"
+    copy.write_text(SITE[3].html, encoding="utf-8")
+    out = tmp_path / "r.html"
+    url = SITE[3].url
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 0
+    report = out.read_text(encoding="utf-8")
+    assert f"pvalue (stored in {saved})" in report
+    assert "stored model (its sample is not recorded)" in report
+    assert url in report and SITE[3].title in report
+    assert main(["inspect", "--from-crawl", "http://unknown.example/", "--store", str(store), str(copy), "-o", str(out)]) == 2
+    assert "no stored model for unknown.example" in capsys.readouterr().err
+    saved.write_text("{not a model", encoding="utf-8")
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2
+    assert "not a model file" in capsys.readouterr().err
+
+
+def test_from_crawl_reads_a_store_record_with_its_metadata(tmp_path: Path):
+    store = tmp_path / "store"
+    (store / "news").mkdir(parents=True)
+    model = json.loads(dump_model(create_model("pvalue").fit([])))
+    record = {"format": "scrapy-boilerplate/stored-model", "version": 1, "meta": {"pages": 17, "model": "pvalue"},
+              "model": model}
+    (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
+    copy = tmp_path / "page.html"
+    copy.write_text(SITE[1].html, encoding="utf-8")
+    out = tmp_path / "r.html"
+    url = "http://news.example:8080/article/1.html"
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 0
+    assert "17 (recorded with the stored model)" in out.read_text(encoding="utf-8")
+    record["model"]["version"] = 999
+    (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
+    assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2
+
+
+class _OnePage(http.server.BaseHTTPRequestHandler):
+    body = SITE[2].html.encode("utf-8")
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args) -> None:
+        """Keep the test output quiet."""
+
+
+def test_from_crawl_without_a_copy_fetches_the_url(tmp_path: Path):
+    server = http.server.HTTPServer(("127.0.0.1", 0), _OnePage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/article/2.html"
+        store = tmp_path / "store"
+        _store(store, "news", "127.0.0.1")
+        out = tmp_path / "r.html"
+        assert main(["inspect", "--from-crawl", url, "--store", str(store), "-o", str(out)]) == 0
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert SITE[2].title in out.read_text(encoding="utf-8")

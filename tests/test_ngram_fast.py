@@ -1,0 +1,95 @@
+"""The numpy FindOptimal agrees with the paper's reference implementation on random inputs."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from scrapy_boilerplate.models import ngram_paper as paper
+from scrapy_boilerplate.models.ngram_corpus import collapse, corpus_of
+from scrapy_boilerplate.models.ngram_count import NGramCounter
+from scrapy_boilerplate.models.ngram_fast import (
+    alternation_table,
+    find_optimal_fast,
+    top_positions,
+    window_min,
+)
+
+
+def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
+    """Documents sharing random template chunks around random bodies (enough n-grams that the
+    top 1 percent is not empty)."""
+    rng = random.Random(seed)
+    chunks = ["".join(rng.choice(alphabet) for _ in range(rng.randint(5, 40))) for _ in range(8)]
+    docs = []
+    for _ in range(rng.randint(1, 7)):
+        parts = []
+        for chunk in chunks:
+            parts.append(chunk)
+            parts.append("".join(rng.choice(alphabet + "xyzé") for _ in range(rng.randint(0, 50))))
+        docs.append(paper.preprocess("".join(parts)))
+    return docs
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_alternation_tables_match_the_reference(seed, delimiters):
+    docs = random_docs(seed)
+    corpus = corpus_of(docs)
+    counter = NGramCounter(corpus, delimiters)
+    for n in range(2, 9):
+        counter.advance()
+        assert counter.n == n
+        level = counter.level()
+        ranked = paper.countsort(docs, n, delimiters)
+        assert level.distinct == len(ranked)
+        table = alternation_table(corpus, level)
+        expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 7)]
+        assert [int(table[a]) for a in range(0, 101, 7)] == expected
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_find_optimal_and_its_useless_set_match_the_reference(seed, delimiters):
+    docs = random_docs(seed + 100)
+    corpus = corpus_of(docs)
+    cut = find_optimal_fast(corpus, delimiters)
+    assert cut == paper.find_optimal(docs, delimiters)
+    starts = top_positions(corpus, cut.n, cut.a, delimiters)
+    text = "\0" + "\0".join(docs) + "\0"
+    fast_set = {text[s : s + cut.n] for s in starts}
+    assert fast_set == paper.top_share(paper.countsort(docs, cut.n, delimiters), cut.a)
+
+
+def test_template_heavy_documents_walk_past_the_start():
+    docs = [paper.preprocess("<div class=nav><a href=/x>home</a><a href=/y>news</a></div>"
+                             f"<p>story number {i} about {'abcdefghij'[i]} things</p><footer>c 2024</footer>")
+            for i in range(10)]
+    cut = find_optimal_fast(corpus_of(docs))
+    assert cut == paper.find_optimal(docs)
+
+
+def test_collapse_matches_the_paper_preprocessing_and_maps_back():
+    text = "  <p>\tHello\r\n\n  wörld </p>\n"
+    codes, offsets = collapse(text)
+    collapsed = "".join(map(chr, codes))
+    assert collapsed == paper.preprocess(text)
+    assert all(text[o] == c or (c == " " and text[o].isspace()) for o, c in zip(offsets, collapsed))
+
+
+def test_window_min():
+    values = np.array([5, 3, 9, 9, 1, 7, 8, 8, 8, 2], dtype=np.int32)
+    for width in range(1, 12):
+        expected = [min(values[max(0, j - width + 1) : j + 1]) for j in range(len(values))]
+        assert window_min(values, width).tolist() == expected
+
+
+def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
+    import scrapy_boilerplate.models.ngram_count as count
+
+    docs = random_docs(7)
+    expected = paper.find_optimal(docs)
+    monkeypatch.setattr(count, "PACK_BITS", 0)
+    assert find_optimal_fast(corpus_of(docs)) == expected

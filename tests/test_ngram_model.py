@@ -1,0 +1,123 @@
+"""The ``ngram`` site model on synthetic multi-page sites and small hand-made pages."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from scrapy_boilerplate.evaluation.metric import score_text
+from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
+from scrapy_boilerplate.models.ngram import NGramModel, char_ranges
+from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+SITES = ("alpha.example", "beta.example", "gamma.example")
+
+
+def fitted(spec: str, site: str, n_pages: int = 10, seed: int = 0):
+    synthetic = make_site(site, n_pages, seed=seed)
+    pages = [Page(s.html, s.url) for s in synthetic]
+    return ModelSpec.parse(spec).create().fit(pages), pages, synthetic
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_improved_keeps_the_article_and_drops_the_template_on_every_site(site):
+    model, pages, synthetic = fitted("ngram", site)
+    for page, truth in zip(pages, synthetic):
+        cleaned = model.clean(page)
+        score = score_text(cleaned.text, truth.article_text)
+        assert score.r > 0.9 and score.p > 0.8
+        for boilerplate in truth.template_texts:
+            if len(boilerplate.split()) >= 3:  # single navigation words may occur in articles too
+                assert boilerplate not in cleaned.text
+
+
+def test_a_model_fitted_on_one_site_cleans_unseen_pages_of_it():
+    model, _, _ = fitted("ngram", "alpha.example", n_pages=12, seed=1)
+    unseen = make_site("alpha.example", 16, seed=1)[12:]
+    for truth in unseen:
+        cleaned = model.clean(Page(truth.html, truth.url))
+        assert score_text(cleaned.text, truth.article_text).f1 > 0.8
+        assert "Accept all cookies" not in cleaned.text
+
+
+@pytest.mark.parametrize("spec", ["ngram", "ngram:variant=paper", "ngram:delimiters=true"])
+def test_no_markup_leaks_into_the_text(spec):
+    model, pages, _ = fitted(spec, "beta.example")
+    for page in pages:
+        text = model.clean(page).text
+        assert not re.search(r"<[a-z/!]|href=|class=|=\"", text), text[:200]
+
+
+def test_paper_variant_reports_its_cut_point_and_removes_something():
+    model, pages, _ = fitted("ngram:variant=paper", "gamma.example")
+    assert model.cut_.n >= 2 and 1 <= model.cut_.a < 100
+    cleaned = model.clean(pages[0])
+    assert 0 < cleaned.kept_chars < cleaned.total_chars
+    assert any(not d.kept for d in cleaned.decisions)
+    assert f"n={model.cut_.n}, top {model.cut_.a}%" in cleaned.decisions[0].reason
+
+
+def test_decisions_tile_the_source_as_character_ranges():
+    model, pages, _ = fitted("ngram", "alpha.example")
+    page = pages[3]
+    decisions = model.clean(page).decisions
+    spans = [tuple(map(int, re.fullmatch(r"chars:(\d+)-(\d+)", d.path).groups())) for d in decisions]
+    assert spans[0][0] == 0 and spans[-1][1] == len(page.html)
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert all(d.chars == e - s for d, (s, e) in zip(decisions, spans))
+    assert all(a.kept != b.kept for a, b in zip(decisions, decisions[1:]))
+    removed = [page.html[s:e] for d, (s, e) in zip(decisions, spans) if not d.kept]
+    assert any("cookie-banner" in chunk for chunk in removed)
+
+
+def test_the_paragraph_of_an_article_stays_whole_and_in_order():
+    model, pages, synthetic = fitted("ngram", "gamma.example")
+    text = model.clean(pages[2]).text
+    paragraphs = synthetic[2].article_text.split("\n\n")[1:]  # the title's "The" is on every page
+    positions = [text.find(p) for p in paragraphs]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions)
+
+
+def test_entities_and_comments_inside_kept_text_are_handled():
+    template = ('<html><body><div class="nav"><a href="/">Home of the site</a> | <a href="/news">All the news</a>'
+                ' | <a href="/sport">Sport pages</a></div>{}<div class="foot">Copyright the example site, '
+                'all rights reserved, contact us.</div></body></html>')
+    words = "red green blue amber violet olive".split()
+    bodies = [f"<p>{w.title()} caf&eacute; &amp; {w}-bar<!-- c --> number {i * 7919} of the {w}s.</p>"
+              for i, w in enumerate(words)]
+    pages = [Page(template.format(b)) for b in bodies]
+    model = create_model("ngram").fit(pages)
+    assert model.clean(pages[4]).text == "Violet café & violet-bar number 31676 of the violets."
+
+
+def test_save_load_keeps_the_hash_array_and_cut_point(tmp_path):
+    model, pages, _ = fitted("ngram:variant=paper", "alpha.example")
+    path = tmp_path / "m.json"
+    model.save(path)
+    loaded = NGramModel.load(path)
+    assert loaded.cut_ == model.cut_
+    assert loaded.useless_.dtype == np.uint64 and np.array_equal(loaded.useless_, model.useless_)
+    assert loaded.clean(pages[0]).decisions == model.clean(pages[0]).decisions
+
+
+def test_load_rejects_an_unsorted_hash_array():
+    model, _, _ = fitted("ngram", "alpha.example")
+    model.useless_ = model.useless_[::-1].copy()
+    with pytest.raises(ModelFormatError, match="increasing"):
+        load_model(dump_model(model))
+
+
+@pytest.mark.parametrize("bad", [{"variant": "other"}, {"delimiters": "yes"}, {"min_range_share": 2}])
+def test_bad_parameters_are_refused(bad):
+    with pytest.raises(ValueError):
+        NGramModel(**bad)
+
+
+def test_char_ranges_are_maximal_runs():
+    removed = np.array([0, 0, 1, 1, 1, 0], dtype=bool)
+    assert char_ranges(removed) == [(0, 2, False), (2, 5, True), (5, 6, False)]
+    assert char_ranges(removed[:0]) == []
