@@ -82,6 +82,20 @@ def test_a_corrupt_stored_model_is_counted_and_re_learned(site, tmp_path):
     assert after.fitted_at > before.fitted_at and after.pages == 10
 
 
+def test_an_unreachable_redis_store_never_stops_the_crawl(site, tmp_path):
+    base, gold = site
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10,
+                "BOILERPLATE_STORE": "redis://127.0.0.1:1/0"}  # nothing listens there
+    result = start_crawl(tmp_path / "out", urls(base, 25), settings, follow="^$").result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert result.stats[keys.STORE_ERRORS] >= 1 and result.stats[keys.MODELS_FITTED] == 1
+    assert keys.STORE_SAVED not in result.stats
+    assert result.log.count("continuing without the shared model store") == 1
+    assert len(result.items) == 25
+    assert_cleaned_by_site_model(result.items, gold)
+
+
 @pytest.fixture
 def redis_crawl(redis_url):
     """Settings for workers of one scrapy-redis crawl on the test server; its keys are removed after."""

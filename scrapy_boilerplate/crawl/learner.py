@@ -122,6 +122,9 @@ class BoilerplateLearner:
             return
         state.urls.add(page.url)
         offer = self.sync.offer(domain, page)
+        if offer is None:  # the shared store is gone: sample again, in this process
+            self._reset_shared_samples()
+            offer = self.sync.offer(domain, page)
         if offer is None:
             return
         if offer.accepted:
@@ -145,8 +148,9 @@ class BoilerplateLearner:
         started = time.perf_counter()
         try:
             outcome = await run_in_thread(self.sync.learning.fit, domain)
-        except StoreError as exc:  # the shared sample is out of reach: the poll tries again
-            self.sync.failed("fit from the shared sample", exc)
+        except StoreError as exc:  # the shared sample is out of reach: sample again, in this process
+            if self.sync.go_local("fit from the shared sample", exc):
+                self._reset_shared_samples()
             return
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             state.fit_failed = True
@@ -162,7 +166,7 @@ class BoilerplateLearner:
         if outcome.status == FITTED:
             self.stats.inc_value(keys.MODELS_FITTED)
             self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))
-            if outcome.stored:
+            if outcome.stored and self.sync.persistent:
                 self.stats.inc_value(keys.STORE_SAVED)
         if outcome.learned is not None:
             self._adopt(domain, state, outcome.learned, FITTED if outcome.status == FITTED else SHARED, seconds)
@@ -221,11 +225,22 @@ class BoilerplateLearner:
         self._fits.add(poll)
         poll.addBoth(lambda _: self._fits.discard(poll))
 
+    def _reset_shared_samples(self) -> None:
+        """The shared store was lost: domains still sampling start a sample of their own."""
+        if self._poll.running:
+            self._poll.stop()
+        for state in self.domains.values():
+            if state.model is None or state.resampling:
+                state.urls, state.sampled, state.sample_full = set(), 0, False
+                if state.status == FITTING:
+                    state.status = SAMPLING
+
     async def _apply_poll(self, waiting: dict[str, Any], ready: dict[str, Any]) -> None:
         try:
             results: list[PollResult] = await run_in_thread(self.sync.poll, waiting, ready)
         except StoreError as exc:
-            self.sync.failed("poll the shared store", exc)
+            if self.sync.go_local("poll the shared store", exc):
+                self._reset_shared_samples()
             return
         finally:
             self._polling = False

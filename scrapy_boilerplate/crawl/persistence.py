@@ -19,6 +19,7 @@ from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import (
     DriftMonitor,
     LocalCoordinator,
+    MemoryStore,
     SampleOffer,
     SampleState,
     SharedLearning,
@@ -63,9 +64,29 @@ class ModelSync:
         return not isinstance(self.coordinator, LocalCoordinator)
 
     @property
+    def persistent(self) -> bool:
+        """False once the crawl went on without its store (models then live in memory only)."""
+        return not isinstance(self.store, MemoryStore)
+
+    @property
     def monitor(self) -> DriftMonitor | None:
         """The drift monitor, or None when drift watching is off."""
         return self.learning.monitor
+
+    def go_local(self, what: str, exc: Exception) -> bool:
+        """The shared store failed mid-way: go on in this process alone, models kept in memory.
+
+        Returns True if this call made the switch (the caller then re-samples what was shared)."""
+        self.failed(what, exc)
+        if not self.shared:
+            return False
+        old = self.learning
+        self.store, self.coordinator = MemoryStore(self.stats), LocalCoordinator()
+        self.learning = SharedLearning(self.store, self.coordinator, old.spider, old.spec, old.sample_size,
+                                       old.lock_ttl, old.monitor)
+        logger.warning("boilerplate: continuing without the shared model store: this worker samples and fits "
+                       "on its own, and its models are not kept")
+        return True
 
     def failed(self, what: str, exc: Exception) -> None:
         """Count a store failure and log the first one (reactor thread)."""
@@ -87,11 +108,11 @@ class ModelSync:
         return learned
 
     def offer(self, domain: str, page: Page) -> SampleOffer | None:
-        """Offer a page to the domain's (shared) sample; None if the store failed."""
+        """Offer a page to the domain's (shared) sample; None if the store failed (see :meth:`go_local`)."""
         try:
             return self.learning.offer(domain, page)
         except StoreError as exc:
-            self.failed("share a sample page", exc)
+            self.go_local("share a sample page", exc)
             return None
 
     def poll(self, waiting: dict[str, StoreEntry | None],
