@@ -64,19 +64,21 @@ def child(spec_path: str) -> None:
             yield from response.follow_all(css="a[href*='/article/']")
 
     settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False,
-                "CONCURRENT_REQUESTS": 16, "FEEDS": {spec["feed"]: {"format": "jsonlines"}}}
+                "CONCURRENT_REQUESTS": 16, "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}}}
     if spec["plugin"]:
-        settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_MODEL": spec["model"]})
+        settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_MODEL": spec["model"],
+                         **spec["settings"]})
     process = CrawlerProcess(settings)
     process.crawl(BenchSpider)
     process.start()
 
 
-def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path) -> dict[str, float]:
+def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str]) -> dict[str, float]:
     """Run one crawl in a child process; wall seconds, CPU seconds, peak RSS (MiB), items."""
     feed = workdir / f"items-{'on' if plugin else 'off'}.jsonl"
     spec = workdir / "spec.json"
-    spec.write_text(json.dumps({"seeds": seeds, "plugin": plugin, "model": model, "feed": str(feed)}))
+    spec.write_text(json.dumps({"seeds": seeds, "plugin": plugin, "model": model, "feed": str(feed),
+                                "settings": settings}))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, __file__, "--child", str(spec)], env=env)
@@ -97,11 +99,14 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200, help="pages per site")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--model", default="pvalue", help="BOILERPLATE_MODEL spec (bench_noop: no work)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="extra Scrapy setting for the plugin-on crawl (repeatable)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    extra = dict(item.split("=", 1) for item in args.set)
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         workdir = Path(tmp)
         seeds = []
@@ -112,9 +117,10 @@ def main() -> None:
         runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
         for _ in range(args.repeat):
             for plugin in (False, True):
-                runs[plugin].append(crawl(seeds, plugin, args.model, workdir))
+                runs[plugin].append(crawl(seeds, plugin, args.model, workdir, extra))
     med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
-    print(f"corpus: {args.sites} sites x {args.pages} pages; model {args.model}; median of {args.repeat} runs")
+    print(f"corpus: {args.sites} sites x {args.pages} pages; model {args.model} {extra or ''}; "
+          f"median of {args.repeat} runs")
     print(f"{'':12}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'items':>7}{'cleaned':>9}")
     for plugin, label in ((False, "plugin off"), (True, "plugin on")):
         m = med[plugin]

@@ -4,7 +4,8 @@
 
 For every page of every site (fitted as ``extract`` does) it builds the report and prints:
 report ms/page and summary ms/site (medians), report size against the page's size, the
-share of visible text that an explicit decision covers (the rest is inferred), and the
+share of visible text that an explicit decision covers (the rest is inferred) or keeps while
+the model's text lacks it, and the
 agreement between the text the report shows as kept and the model's output (token F1), and
 the share of visible text that ``chars:`` ranges can reach (located in ``page.html``).
 """
@@ -25,16 +26,18 @@ from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.offline import process_site
 
 
-def _shown(page, cleaned) -> tuple[str, int, int]:
-    """Text shown as kept, and (characters covered by a decision, all characters)."""
-    kept, covered, total = [], 0, 0
+def _shown(page, cleaned) -> tuple[str, int, int, int]:
+    """Text shown as kept, and characters: covered by a decision, kept by one but missing, all."""
+    kept, covered, missing, total = [], 0, 0, 0
     for event in walk(page, cleaned):
         if isinstance(event, Text) and event.text.strip():
-            total += len(event.text.strip())
-            covered += len(event.text.strip()) if event.verdict.decision is not None else 0
+            chars = len(event.text.strip())
+            total += chars
+            covered += chars if event.verdict.decision is not None else 0
+            missing += chars if event.verdict.missing else 0
             if event.verdict.kept:
                 kept.append(event.text)
-    return " ".join(kept), covered, total
+    return " ".join(kept), covered, missing, total
 
 
 def _located(page) -> tuple[int, int]:
@@ -58,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
 
     report_ms, summary_ms, size_ratio, agreement = [], [], [], []
-    covered = total = failures = pages = located = located_total = 0
+    covered = missing = total = failures = pages = located = located_total = 0
     sites = find_sites(args.data_dir)[: args.max_sites]
     for site in sites:
         outcome = process_site(site, args.model, args.sample_size)
@@ -77,8 +80,8 @@ def main() -> None:
                 print(f"FAILED {page.url}: {exc!r}")
                 continue
             size_ratio.append(len(report) / max(len(page.html), 1))
-            kept, page_covered, page_total = _shown(page, cleaned)
-            covered, total = covered + page_covered, total + page_total
+            kept, page_covered, page_missing, page_total = _shown(page, cleaned)
+            covered, missing, total = covered + page_covered, missing + page_missing, total + page_total
             agreement.append(score_text(kept, cleaned.text).f1)
             page_located, page_all = _located(page)
             located, located_total = located + page_located, located_total + page_all
@@ -87,6 +90,7 @@ def main() -> None:
     print(f"summary ms/site (all its pages): median {statistics.median(summary_ms):.1f}, max {max(summary_ms):.0f}")
     print(f"report size / page size: median {statistics.median(size_ratio):.2f}")
     print(f"visible text covered by an explicit decision: {covered / max(total, 1):.1%}")
+    print(f"visible text kept by a decision but missing from the model's text: {missing / max(total, 1):.1%}")
     print(f"visible text located in page.html for chars: ranges: {located / max(located_total, 1):.1%}")
     print(f"kept-in-report vs model text, token F1: mean {statistics.mean(agreement):.3f}, "
           f"pages >= 0.99: {sum(f >= 0.99 for f in agreement) / len(agreement):.1%}")

@@ -36,7 +36,7 @@ REMOVED_SHARE = re.compile(r"'boilerplate/removed_share': ([\d.]+)")
 def run_crawl(seeds: list[str], out: Path, log: Path, model: str | None, sample_size: int | None) -> int:
     """``scrapy crawl articles`` in this project; returns its exit code."""
     command = [sys.executable, "-m", "scrapy", "crawl", "articles", "-a", "seeds=" + ",".join(seeds),
-               "-O", str(out), "-s", f"LOG_FILE={log}"]
+               "-O", str(out), "-s", f"LOG_FILE={log}", "-s", "LOG_FILE_APPEND=False"]
     if model:
         command += ["-s", f"BOILERPLATE_MODEL={model}"]
     if sample_size:
@@ -81,7 +81,7 @@ def main() -> int:
     print(f"pages crawled     {len(items)} from {len(SITES)} sites ({sum(SITES.values())} in the corpus)")
     print(f"models fitted     {len(fits)}")
     for name, domain, pages, seconds in fits:
-        print(f"                  {name} for {site_of['http://' + domain]} on {pages} pages in {seconds} s")
+        print(f"                  {name} for {site_of.get('http://' + domain, domain)} on {pages} pages in {seconds} s")
     for key, count in sorted(models.items()):
         print(f"items             {count:3d}  {key}")
     print(f"text removed      {float(share.group(1)):.1%}" if share else "text removed      n/a")

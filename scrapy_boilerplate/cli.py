@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     inspect = sub.add_parser("inspect", help="write an HTML report of what a model kept and removed on one page")
     inspect.add_argument("--model", type=_model_spec, default=ModelSpec("pvalue"),
                          help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
-    inspect.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
+    inspect.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE,
+                         help=f"pages of SITE_DIR to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})")
     add_arguments(inspect)
     add_models_parser(sub)
     return parser

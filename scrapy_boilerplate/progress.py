@@ -73,9 +73,9 @@ class Progress:
         self._draw()
 
     def site_done(self) -> None:
-        """One more site is done (always redrawn)."""
+        """One more site is done (the last one is always drawn, so the final count shows)."""
         self.sites += 1
-        self._draw(force=True)
+        self._draw(force=self.sites >= self.total_sites)
 
     def close(self) -> None:
         """Clear the status line so the summary that follows stands alone."""

@@ -24,7 +24,8 @@ class MarkerModel(SiteModel):
 
     It also keeps the sidebar's heading by a ``chars:`` range inside the removed sidebar, removes
     the second half of the article's first paragraph by a ``chars:`` range, and names one
-    element that does not exist.  Related links and comments get no decision at all.
+    element that does not exist.  Related links and comments get no decision at all, and the
+    article's title, though inside the kept article, is left out of the text.
     """
 
     name = "test-marker"
@@ -48,7 +49,8 @@ class MarkerModel(SiteModel):
             Decision(chars_of(page, half), False, len(half), "second half of the first paragraph"),
             Decision(UNRESOLVABLE, False, 0, "an element this page does not have"),
         ]
-        article_text = to_text(article).replace(half.strip(), "")
+        title = article.findtext("h1")  # kept by the article's decision but left out of the text
+        article_text = to_text(article).replace(half.strip(), "").replace(title, "")
         text = article_text + "\n\nPopular"
         total = len(to_text(page.body))
         return CleanedPage(text, "", self.name, total, min(len(text), total), None, tuple(decisions))

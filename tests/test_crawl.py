@@ -100,7 +100,7 @@ def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
     assert_exactly_once(result, 40)
     models = Counter(item["boilerplate_model"] for item in result.items)
     assert models[FALLBACK] == result.stats[keys.ITEMS_RELEASED.format(reason="deadline")] >= 1
-    assert models[SITE_MODEL] >= 20  # every page after the fit
+    assert models[SITE_MODEL] >= 10  # pages after the fit (a few may wait out a slow fit)
     assert result.stats[keys.MODELS_FITTED] == 1
 
 

@@ -92,7 +92,8 @@ def test_addon_keeps_what_the_user_set():
                          "DOWNLOADER_MIDDLEWARES": {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None}})
     Addon().update_settings(settings)
     assert settings.getdict("ITEM_PIPELINES") == {"scrapy_boilerplate.crawl.BoilerplatePipeline": 900}
-    assert settings.getdict("DOWNLOADER_MIDDLEWARES") == {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None}
+    disabled = {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None}
+    assert settings.getdict("DOWNLOADER_MIDDLEWARES") == disabled
 
 
 def test_addon_is_importable_from_the_package_root():

@@ -159,3 +159,10 @@ def test_opted_out_item_passes_untouched():
 def test_non_items_pass_through():
     pipeline = make_pipeline(fitted())
     assert process(pipeline, "not an item") == "not an item"
+
+
+def test_item_of_a_domain_never_sampled_does_not_wait():
+    pipeline = make_pipeline(fitted())
+    item = process(pipeline, {"url": "http://elsewhere.example/a.html", "html": SITE[0].html})
+    assert item["boilerplate_model"] == "pvalue (fallback)"
+    assert pipeline.stats.get_value(keys.ITEMS_HELD) is None

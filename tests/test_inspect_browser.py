@@ -90,6 +90,7 @@ def test_browser_dom_has_no_script_and_marks_every_decision(rendered):
     removed_roots = dom.xpath("//main//*[contains(@class, 'drm')]")
     assert removed_roots and all("removed: outside the main region" in el.get("title") or "never main text"
                                  in el.get("title") for el in removed_roots)
+    assert dom.xpath("//main//span[contains(@class, 'miss')]") == []  # pvalue's decisions match its output
     assert "Copyright news.example" in " ".join(s.text_content() for s in dom.xpath("//main//span[@class='rm']"))
     assert len(dom.xpath("//aside[@class='panel']//li")) == len(dom.xpath("//main//*[@title and starts-with(@id, 'd')]")) + 1
 

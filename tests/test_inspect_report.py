@@ -86,6 +86,8 @@ def test_report_marks_both_decision_forms_and_inferred_text():
     first_paragraph = truth.article_text.split("\n\n")[1]
     half = len(first_paragraph) // 2
     assert first_paragraph[:half - 2] in kept and first_paragraph[half + 2:] in removed
+    missing = _spans(report, "miss")
+    assert missing == [truth.title]  # kept by a decision, absent from the output: flagged
     inferred = " ".join(_spans(report, "inf"))
     assert "Related" in inferred and "Comments" in inferred
     assert all(text not in kept for text in ("Related", "Comments", "Copyright"))
@@ -97,6 +99,8 @@ def test_report_header_and_side_panel():
     header = normalize_space(tree.find(".//header").text_content())
     assert "3 of the site's 4 pages" in header
     assert "removed on this page" in header and "removed on average" in header and "%" in header
+    title = _marker_report()[2][1].title
+    assert f"{len(title)} characters that a decision keeps are missing from the model's cleaned text" in header
     regions = tree.xpath("//table[@class='regions']//tr/td[1]")
     assert [normalize_space(td.text_content()) for td in regions][:1] == ["/html/body/div[2]/aside"]
     assert "4 of 4" in normalize_space(tree.xpath("//table[@class='regions']//tr[2]")[0].text_content())

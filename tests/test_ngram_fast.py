@@ -13,6 +13,7 @@ from scrapy_boilerplate.models.ngram_count import NGramCounter
 from scrapy_boilerplate.models.ngram_fast import (
     alternation_table,
     find_optimal_fast,
+    find_optimal_with_starts,
     top_positions,
     window_min,
 )
@@ -57,10 +58,14 @@ def test_find_optimal_and_its_useless_set_match_the_reference(seed, delimiters):
     corpus = corpus_of(docs)
     cut = find_optimal_fast(corpus, delimiters)
     assert cut == paper.find_optimal(docs, delimiters)
-    starts = top_positions(corpus, cut.n, cut.a, delimiters)
     text = "\0" + "\0".join(docs) + "\0"
-    fast_set = {text[s : s + cut.n] for s in starts}
-    assert fast_set == paper.top_share(paper.countsort(docs, cut.n, delimiters), cut.a)
+    for a in (cut.a, 60):  # 60 percent reaches n-grams seen once
+        starts = top_positions(corpus, cut.n, a, delimiters)
+        expected = paper.top_share(paper.countsort(docs, cut.n, delimiters), a)
+        assert {text[s : s + cut.n] for s in starts} == expected
+    walked, starts = find_optimal_with_starts(corpus, delimiters)
+    assert walked == cut
+    assert {text[s : s + cut.n] for s in starts} == paper.top_share(paper.countsort(docs, cut.n, delimiters), cut.a)
 
 
 def test_template_heavy_documents_walk_past_the_start():

@@ -38,7 +38,11 @@ def test_status_line_counts_rate_and_time_left():
     assert progress.status() == "extract: sites 1/4, pages 20/100, 2.0 pages/s, 40s left"
     clock.now += 0.05
     progress.page_done()  # within the redraw interval: counted, not drawn
-    assert stream.getvalue().count(CLEAR_LINE) == 2 and progress.pages == 21
+    progress.site_done()
+    assert stream.getvalue().count(CLEAR_LINE) == 1 and (progress.pages, progress.sites) == (21, 2)
+    progress.sites = 3
+    progress.site_done()  # the last site is always drawn
+    assert stream.getvalue().count(CLEAR_LINE) == 2 and stream.getvalue().endswith("sites 4/4, pages 21/100, 2.1 pages/s, 38s left")
     progress.close()
     assert stream.getvalue().endswith(CLEAR_LINE)
     assert format_duration(3725) == "1h02m" and format_duration(185) == "3m05s" and format_duration(0.4) == "0s"

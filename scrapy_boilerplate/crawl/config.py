@@ -34,27 +34,42 @@ class SettingDoc:
 
 SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_ENABLED": SettingDoc(True, "Turn the plugin on or off."),
-    "BOILERPLATE_MODEL": SettingDoc(DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
+    "BOILERPLATE_MODEL": SettingDoc(
+        DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
     "BOILERPLATE_SAMPLE_SIZE": SettingDoc(20, "HTML pages sampled per domain before its model is fitted."),
-    "BOILERPLATE_FALLBACK_MODEL": SettingDoc(DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."),
+    "BOILERPLATE_FALLBACK_MODEL": SettingDoc(
+        DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."),
     "BOILERPLATE_HTML_FIELD": SettingDoc("html", "Item field holding the page HTML."),
     "BOILERPLATE_URL_FIELD": SettingDoc("url", "Item field holding the page URL (gives the domain)."),
     "BOILERPLATE_TEXT_FIELD": SettingDoc("text", "Item field that receives the main text."),
-    "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(None, "Item field that receives the cleaned HTML (unset: not written)."),
-    "BOILERPLATE_MODEL_FIELD": SettingDoc("boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."),
+    "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(
+        None, "Item field that receives the cleaned HTML (unset: not written)."),
+    "BOILERPLATE_MODEL_FIELD": SettingDoc(
+        "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."),
     "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
-    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(200, "Most items held at once waiting for their domain's model."),
-    "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."),
-    "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."),
-    "BOILERPLATE_QUIET_SECONDS": SettingDoc(1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
-    "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(True, "Clean items in the reactor thread pool instead of the reactor thread."),
-    "BOILERPLATE_STORE": SettingDoc(None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."),
+    "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(
+        100, "Most domains with a partial sample at once; the oldest then falls back."),
+    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(
+        200, "Most items held at once waiting for their domain's model."),
+    "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(
+        2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."),
+    "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(
+        60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."),
+    "BOILERPLATE_QUIET_SECONDS": SettingDoc(
+        1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
+    "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(
+        True, "Clean items in the reactor thread pool instead of the reactor thread."),
+    "BOILERPLATE_STORE": SettingDoc(
+        None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."),
     "BOILERPLATE_STORE_PREFIX": SettingDoc("boilerplate", "Prefix of the store's Redis keys."),
-    "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(120.0, "Seconds a worker may hold a domain's fit lock before another takes over."),
-    "BOILERPLATE_STORE_POLL": SettingDoc(1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."),
+    "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(
+        120.0, "Seconds a worker may hold a domain's fit lock before another takes over."),
+    "BOILERPLATE_STORE_POLL": SettingDoc(
+        1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."),
     "BOILERPLATE_DRIFT_ENABLED": SettingDoc(True, "Watch each domain for template changes and re-fit its model."),
     "BOILERPLATE_DRIFT_WINDOW": SettingDoc(20, "Measured pages per domain compared with the fit-time baseline."),
-    "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(0.25, "Departure from the baseline (share of page text) that means the template changed."),
+    "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(
+        0.25, "Departure from the baseline (share of page text) that means the template changed."),
     "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
 }
 
@@ -76,6 +91,7 @@ class BoilerplateConfig:
     cleaned_html_field: str | None
     model_field: str | None
     max_page_bytes: int
+    max_sampling_domains: int
     hold_max_items: int
     hold_max_bytes: int
     hold_timeout: float
@@ -111,6 +127,7 @@ class BoilerplateConfig:
             cleaned_html_field=_field(settings, "BOILERPLATE_CLEANED_HTML_FIELD", required=False),
             model_field=_field(settings, "BOILERPLATE_MODEL_FIELD", required=False),
             max_page_bytes=_positive_int(settings, "BOILERPLATE_MAX_PAGE_BYTES"),
+            max_sampling_domains=_positive_int(settings, "BOILERPLATE_MAX_SAMPLING_DOMAINS"),
             hold_max_items=_positive_int(settings, "BOILERPLATE_HOLD_MAX_ITEMS"),
             hold_max_bytes=hold_max_bytes,
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),

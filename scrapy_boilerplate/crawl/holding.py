@@ -20,6 +20,7 @@ from twisted.internet.defer import Deferred
 MODEL = "model"
 DEADLINE = "deadline"
 QUIET = "quiet"
+NO_MODEL = "no_model"  # the fit failed, or the domain gave up its sample
 CLOSING = "closing"
 
 # Scrapy counts at least this many bytes per response (scrapy/core/scraper.py:65).

@@ -20,7 +20,7 @@ from twisted.internet.task import LoopingCall
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
-from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, QUIET, HoldQueue
+from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, HoldQueue
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.threads import run_in_thread
@@ -59,7 +59,7 @@ class DomainState:
     resampling: bool = False  # the template drifted: a new sample is being taken, the old model serves
     sample_full: bool = False  # the current (shared) sample has all its pages: stop offering
     fitting: bool = False  # a fit of this domain runs in this process
-    fit_failed: bool = False  # this process's fit crashed: it does not try again for this sample
+    sampling_closed: bool = False  # the fit failed or the domain was evicted: never sample it again
     revision: object = None  # the store revision of the model in use (shared stores)
 
 
@@ -77,6 +77,7 @@ class BoilerplateLearner:
         self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout,
                               self._call_later)
         self.domains: dict[str, DomainState] = {}
+        self._sampling: dict[str, None] = {}  # domains with a partial sample here, oldest first
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.sync = ModelSync(config, crawler)
         self._poll = LoopingCall(self.poll)
@@ -111,7 +112,7 @@ class BoilerplateLearner:
     def wants_sample(self, domain: str) -> bool:
         """True while ``domain`` collects a sample (its first, or a new one after a template change)."""
         state = self.state(domain)
-        if state.sample_full:
+        if state.sample_full or state.sampling_closed:
             return False
         return state.resampling or (state.status in (SAMPLING, FALLBACK) and state.model is None)
 
@@ -120,6 +121,9 @@ class BoilerplateLearner:
         state = self.state(domain)
         if not self.wants_sample(domain) or page.url in state.urls:
             return
+        if not state.urls:
+            self._make_room_for(domain)
+        self._sampling[domain] = None
         state.urls.add(page.url)
         offer = self.sync.offer(domain, page)
         if offer is None:  # the shared store is gone: sample again, in this process
@@ -136,9 +140,10 @@ class BoilerplateLearner:
     def _sample_complete(self, domain: str, state: DomainState, start_fit: bool) -> None:
         """The shared sample is full: items wait for the fit (here, or by another worker)."""
         state.sample_full = True
+        self._sampling.pop(domain, None)
         if state.status == SAMPLING:
             state.status = FITTING
-        if start_fit and not state.fitting and not state.fit_failed:
+        if start_fit and not state.fitting and not state.sampling_closed:
             state.fitting = True
             fit = deferred_from_coro(self._fit(domain, state))
             self._fits.add(fit)
@@ -153,7 +158,7 @@ class BoilerplateLearner:
                 self._reset_shared_samples()
             return
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
-            state.fit_failed = True
+            state.sampling_closed = True
             self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
                            self.config.model.label, domain, exc, self.config.fallback.label)
@@ -180,7 +185,8 @@ class BoilerplateLearner:
         another worker) to use for ``domain`` and release its waiting items."""
         replaced = state.model is not None
         state.model, state.learned, state.status = learned.model, learned, READY
-        state.prepared, state.resampling, state.fit_failed = dict(learned.prepared), False, False
+        state.prepared, state.resampling, state.sampling_closed = dict(learned.prepared), False, False
+        self._sampling.pop(domain, None)
         state.urls, state.sampled, state.revision, state.sample_full = set(), 0, None, False
         self.sync.learning.watch(domain, learned)
         entry = learned.entry
@@ -261,8 +267,13 @@ class BoilerplateLearner:
         return state.model if state is not None else None
 
     def should_hold(self, domain: str) -> bool:
-        """True when an item of ``domain`` should wait for the domain's model."""
-        return self.state(domain).status in (SAMPLING, FITTING)
+        """True when an item of ``domain`` should wait for the domain's model.
+
+        The middleware sees a response before the spider makes its items, so a domain with no
+        page offered to its sample yet (e.g. an item URL on another host) has no model coming: no waiting.
+        """
+        state = self.domains.get(domain)
+        return state is not None and (state.status == FITTING or (state.status == SAMPLING and bool(state.urls)))
 
     def take_prepared(self, domain: str, url: str, html: str) -> CleanedPage | None:
         """The cleaning already done during the fit for this very page, if any."""
@@ -295,7 +306,19 @@ class BoilerplateLearner:
             self.stats.inc_value(keys.DRIFT_DETECTED)
             state.resampling, state.urls, state.sampled, state.sample_full = True, set(), 0, False
 
-    def use_fallback(self, domain: str, reason: str) -> None:
+    def _make_room_for(self, domain: str) -> None:
+        """Bound sample memory: past BOILERPLATE_MAX_SAMPLING_DOMAINS, the oldest sampling domain
+        (the first to start) gives up its sample and is cleaned by the fallback."""
+        while len(self._sampling) >= self.config.max_sampling_domains:
+            oldest = next(iter(self._sampling))
+            del self._sampling[oldest]
+            state = self.state(oldest)
+            self.stats.inc_value(keys.DOMAINS_EVICTED)
+            self.use_fallback(oldest, reason="too many domains sampling at once")
+            state.sampling_closed, state.urls = True, set()
+            self.sync.drop_sample(oldest)
+
+    def use_fallback(self, domain: str, reason: str, release: str = NO_MODEL) -> None:
         """Clean ``domain`` with the fallback from now on (its sampling may still complete later)."""
         state = self.state(domain)
         if state.status == FALLBACK:
@@ -304,7 +327,7 @@ class BoilerplateLearner:
         self.stats.inc_value(keys.DOMAINS_FALLBACK)
         logger.info("boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
                     domain, reason, state.sampled, self.config.fallback.label)
-        self._release(domain, QUIET)
+        self._release(domain, release)
 
     def _release(self, domain: str, reason: str) -> None:
         self.hold.release_domain(domain, reason)  # the pipeline counts releases by reason
@@ -313,7 +336,7 @@ class BoilerplateLearner:
         """The crawl went quiet: domains still sampling fall back and their items go on."""
         for domain in self.hold.domains():
             if self.state(domain).status == SAMPLING:
-                self.use_fallback(domain, reason=reason)
+                self.use_fallback(domain, reason=reason, release=QUIET)
 
     def release_all(self) -> None:
         """The spider is closing: let every held item go on with the fallback."""

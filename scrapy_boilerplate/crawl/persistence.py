@@ -115,6 +115,12 @@ class ModelSync:
             self.go_local("share a sample page", exc)
             return None
 
+    def drop_sample(self, domain: str) -> None:
+        """Free an evicted domain's sample pages when they live in this process (a shared sample stays)."""
+        if not self.shared:
+            state = self.learning.state(domain)
+            self.learning.coordinator.finish_sample(self.learning.spider, domain, state.generation)
+
     def poll(self, waiting: dict[str, StoreEntry | None],
              ready: dict[str, tuple[object, StoreEntry]]) -> list[PollResult]:
         """Blocking (run it in a thread).  For each waiting domain: a newer stored model, or else its

@@ -9,6 +9,7 @@ SAMPLE_SKIPPED = "boilerplate/sample/skipped/{reason}"  # non_html, empty, too_l
 MODELS_FITTED = "boilerplate/models/fitted"
 FIT_SECONDS = "boilerplate/models/fit_seconds"
 DOMAINS_FALLBACK = "boilerplate/domains/fallback"
+DOMAINS_EVICTED = "boilerplate/domains/evicted"
 ITEMS_CLEANED = "boilerplate/items/cleaned/{model}"
 ITEMS_FALLBACK = "boilerplate/items/fallback"
 ITEMS_HELD = "boilerplate/items/held"
@@ -29,7 +30,7 @@ DRIFT_DETECTED = "boilerplate/drift/detected"
 
 # Every documented key pattern (the docs test compares this with docs/README).
 ALL_KEYS: tuple[str, ...] = (
-    SAMPLE_PAGES, SAMPLE_SKIPPED, MODELS_FITTED, FIT_SECONDS, DOMAINS_FALLBACK, ITEMS_CLEANED,
+    SAMPLE_PAGES, SAMPLE_SKIPPED, MODELS_FITTED, FIT_SECONDS, DOMAINS_FALLBACK, DOMAINS_EVICTED, ITEMS_CLEANED,
     ITEMS_FALLBACK, ITEMS_HELD, ITEMS_RELEASED, ITEMS_HOLD_FULL, ITEMS_SKIPPED, CHARS_TOTAL,
     CHARS_REMOVED, REMOVED_SHARE, ERRORS, STORE_LOADED, STORE_SAVED, STORE_CORRUPT, STORE_ERRORS,
     MODELS_SHARED, MODELS_REFITTED, DRIFT_DETECTED,

@@ -6,6 +6,7 @@ Text density (text / markup) and link density (link text / text) are the signals
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import lxml.etree
@@ -39,14 +40,15 @@ def _tag_markup_length(el: Element) -> int:
     return start if tag in VOID_TAGS else start + len(tag) + 3
 
 
-def measure(root: Element, text_length=len) -> dict[Element, Lengths]:
+def measure(root: Element, text_length=len, skip: Collection[Element] = ()) -> dict[Element, Lengths]:
     """Lengths of every element under ``root``.
 
     ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore
     indentation.  Markup length counts tags and text; comments are expected to be gone.
+    Subtrees rooted at an element of ``skip`` are measured as if removed (their tails stay).
     """
     out: dict[Element, Lengths] = {}
-    for el in post_order(root):
+    for el in post_order(root, skip.__contains__ if skip else None):
         own = text_length(el.text) if el.text else 0
         lengths = Lengths(own, 0, own + _tag_markup_length(el))
         for child in el:

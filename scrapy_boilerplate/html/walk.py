@@ -30,12 +30,17 @@ def iter_elements(root: Element, skip: frozenset[str] = frozenset()) -> Iterator
             yield node
 
 
-def post_order(root: Element) -> Iterator[Element]:
-    """Yield the elements under ``root`` children-first (for bottom-up aggregates)."""
+def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
+    """Yield the elements under ``root`` children-first (for bottom-up aggregates).
+
+    An element for which ``prune(element)`` is true is left out with its whole subtree.
+    """
     stack: list[tuple[Element, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if not isinstance(node.tag, str):
+            continue
+        if not expanded and prune is not None and prune(node):
             continue
         if expanded:
             yield node

@@ -23,9 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``inspect`` options (the model and sample-size options are added by the CLI)."""
     parser.add_argument("--from-crawl", metavar="URL", default=None,
                         help="report on URL with the model a crawl stored for its site (needs --store)")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="model store of the crawl: STORE/<spider>/<domain>.json")
-    parser.add_argument("--spider", default=None, help="the spider whose stored model to use (default: the only one)")
+    parser.add_argument("--store", type=Path, default=None, metavar="DIR",
+                        help="model store of the crawl: DIR/<spider>/<domain>.json")
+    parser.add_argument("--spider", default=None, metavar="NAME", help="the spider whose stored model to use (default: the only one)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML report to write")
     parser.add_argument("paths", nargs="*", metavar="SITE_DIR PAGE",
                         help="the saved site and one of its pages; with --from-crawl, an optional saved copy of URL")

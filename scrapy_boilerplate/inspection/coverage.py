@@ -13,6 +13,8 @@ verdict, by the first rule that applies:
    and an inner decision overrides an outer one; for one element the first decision counts);
 3. otherwise the verdict is inferred: kept when the piece's text occurs in ``CleanedPage.text``
    (whitespace collapsed), removed when it does not.
+
+Text kept by rule 1 or 2 that does not occur in ``CleanedPage.text`` is flagged ``missing``.
 """
 
 from __future__ import annotations
@@ -35,10 +37,15 @@ _CHARS_RE = re.compile(r"chars:(\d+)-(\d+)\Z")
 
 @dataclass(frozen=True)
 class Verdict:
-    """Kept or removed, and by which decision (its index), or ``None`` when inferred from the text."""
+    """Kept or removed, and by which decision (its index), or ``None`` when inferred from the text.
+
+    ``missing`` flags text a decision keeps that is nowhere in ``CleanedPage.text``: the model's
+    decisions and its output disagree there, and the report shows it.
+    """
 
     kept: bool
     decision: int | None
+    missing: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +162,13 @@ def _inferred(text: str, kept_text: str) -> Verdict:
     return Verdict(bool(core) and core in kept_text, None)
 
 
+def _decided(text: str, index: int, decisions: tuple[Decision, ...], kept_text: str) -> Verdict:
+    if not decisions[index].kept:
+        return Verdict(False, index)
+    core = normalize_space(text)
+    return Verdict(True, index, bool(core) and core not in kept_text)
+
+
 def walk(page: Page, cleaned: CleanedPage, root: Element | None = None) -> Iterator[Open | Close | Text]:
     """Open/Text/Close events over ``root`` (default ``page.body``) with every text piece's verdict."""
     decisions = cleaned.decisions
@@ -168,10 +182,8 @@ def walk(page: Page, cleaned: CleanedPage, root: Element | None = None) -> Itera
         if not text:
             return
         for segment, index in ranges.split(text, line, is_tail):
-            if index is not None:
-                yield Text(segment, Verdict(decisions[index].kept, index))
-            elif owner is not None:
-                yield Text(segment, Verdict(decisions[owner].kept, owner))
+            if index is not None or owner is not None:
+                yield Text(segment, _decided(segment, index if index is not None else owner, decisions, kept_text))
             else:
                 yield Text(segment, _inferred(segment, kept_text))
 

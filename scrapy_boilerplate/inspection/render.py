@@ -9,6 +9,7 @@ output can run a script, apply the page's styles or load a resource.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 from scrapy_boilerplate.html import BLOCK_TAGS
 from scrapy_boilerplate.inspection.coverage import Close, Open, Text, walk
@@ -63,13 +64,18 @@ def _text(piece: Text, cleaned: CleanedPage, first_segment: set[int]) -> str:
     if verdict.decision is None:
         title = "no decision covers this text; " + ("found in" if verdict.kept else "absent from") + " the cleaned text"
         return f'<span class="{css} inf" title="{html.escape(title)}">{escaped}</span>'
-    if cleaned.decisions[verdict.decision].path.startswith("chars:"):
-        chosen = cleaned.decisions[verdict.decision]
-        anchor = "" if verdict.decision in first_segment else f' id="d{verdict.decision}"'
+    chosen = cleaned.decisions[verdict.decision]
+    attributes = ""
+    if chosen.path.startswith("chars:") or verdict.missing:
+        title = f"#{verdict.decision} {_label(chosen.kept)}: {chosen.reason}"
+        if verdict.missing:
+            css += " miss"
+            title += "; but this text is not in the model's output"
+        attributes = f' title="{html.escape(title)}"'
+    if chosen.path.startswith("chars:") and verdict.decision not in first_segment:
         first_segment.add(verdict.decision)
-        title = html.escape(f"#{verdict.decision} {_label(chosen.kept)}: {chosen.reason}")
-        return f'<span{anchor} class="{css}" title="{title}">{escaped}</span>'
-    return f'<span class="{css}">{escaped}</span>'
+        attributes = f' id="d{verdict.decision}"' + attributes
+    return f'<span class="{css}"{attributes}>{escaped}</span>'
 
 
 def _placeholder(tag: str, alt: str | None) -> str:
@@ -77,9 +83,18 @@ def _placeholder(tag: str, alt: str | None) -> str:
     return f'<span class="media">{html.escape(label, quote=False)}</span>'
 
 
-def render_content(page: Page, cleaned: CleanedPage) -> str:
+@dataclass(frozen=True)
+class Rendered:
+    """The page's inert HTML, and how many characters decisions keep that the output lacks."""
+
+    html: str
+    missing_chars: int
+
+
+def render_content(page: Page, cleaned: CleanedPage) -> Rendered:
     """``page.body`` as inert HTML: decision roots carry ``id="dN"`` and a title, text spans ``kp``/``rm``."""
     out: list[str] = []
+    missing = 0
     hidden_depth = 0  # > 0 inside a subtree that is not shown
     first_segment: set[int] = set()
     for event in walk(page, cleaned):
@@ -98,4 +113,5 @@ def render_content(page: Page, cleaned: CleanedPage) -> str:
             out.append(_close_tag(event.element.tag))
         elif not hidden_depth:
             out.append(_text(event, cleaned, first_segment))
-    return "".join(out)
+            missing += len(event.text.strip()) if event.verdict.missing else 0
+    return Rendered("".join(out), missing)

@@ -40,6 +40,7 @@ aside.panel code{{font-size:11px;color:#333;overflow-wrap:anywhere}}
 .rm{{background:{REMOVED_GREY};color:#3a3a3a;text-decoration:line-through}}
 .kp{{background:#fff;color:#111}}
 .inf{{border-bottom:1px dotted #555}}
+.miss{{background:#fff2b3;outline:1px dashed #a67c00}}
 .media{{color:#555;font-style:italic}}
 :target{{outline:3px solid #d2691e}}
 """
@@ -66,7 +67,15 @@ def _regions_table(summary: SiteSummary) -> str:
             f"<th>text</th><th>reason (one page)</th></tr>{rows}</table>")
 
 
-def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary) -> str:
+def _mismatch(missing_chars: int) -> str:
+    if not missing_chars:
+        return ""
+    return ("<dt>kept but not in the output</dt>"
+            f'<dd><span class="kp miss">{missing_chars} characters</span> that a decision keeps are missing '
+            "from the model's cleaned text</dd>")
+
+
+def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary, missing_chars: int) -> str:
     if summary.sample_pages is None:
         sampled = "stored model (its sample is not recorded)"
     elif summary.mean_removed_share is None:
@@ -80,7 +89,7 @@ def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary) -> str:
         f"<dl><dt>model</dt><dd>{_e(summary.model)}</dd><dt>pages sampled</dt><dd>{_e(sampled)}</dd>"
         f"<dt>removed on this page</dt><dd>{_percent(cleaned.removed_share)} "
         f"({cleaned.removed_chars} of {cleaned.total_chars} characters)</dd>"
-        f"<dt>removed on average</dt><dd>{_e(average)}</dd></dl>"
+        f"<dt>removed on average</dt><dd>{_e(average)}</dd>{_mismatch(missing_chars)}</dl>"
         '<div class="legend"><span class="rm">removed</span><span class="kp">kept</span>'
         '<span class="kp inf">no decision: inferred from the cleaned text</span></div>'
         f"<h2>Largest removed regions of the template</h2>{_regions_table(summary)}</header>"
@@ -107,12 +116,13 @@ def build_report(page: Page, cleaned: CleanedPage, summary: SiteSummary, page_la
     """The complete report document for ``page`` as cleaned by the model ``summary`` describes."""
     title = normalize_space(page.tree.findtext(".//title") or "") or page.url or "page"
     label = page_label or page.url or title
+    content = render_content(page, cleaned)
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="referrer" content="no-referrer">'
         f"<title>inspect: {_e(title)}</title><style>{CSS}</style></head><body>"
-        f"{_header(label, cleaned, summary)}"
-        f'<div class="layout"><main class="page">{render_content(page, cleaned)}</main>'
+        f"{_header(label, cleaned, summary, content.missing_chars)}"
+        f'<div class="layout"><main class="page">{content.html}</main>'
         f"{_panel(page, cleaned)}</div></body></html>"
     )

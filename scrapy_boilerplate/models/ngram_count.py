@@ -27,12 +27,16 @@ def _bits(value: int) -> int:
 
 
 def _group_sizes(sorted_keys: np.ndarray) -> np.ndarray:
-    """Lengths of the runs of equal values in ``sorted_keys`` (int32)."""
+    """Lengths of the runs of equal values in ``sorted_keys`` (int32, with int32 temporaries)."""
     if not len(sorted_keys):
         return np.zeros(0, dtype=np.int32)
-    starts = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
-    starts += 1
-    return np.diff(starts, prepend=0, append=len(sorted_keys)).astype(np.int32)
+    changes = np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1])
+    bounds = np.empty(len(changes) + 2, dtype=np.int32)
+    bounds[0], bounds[-1] = 0, len(sorted_keys)
+    bounds[1:-1] = changes
+    del changes
+    bounds[1:-1] += 1
+    return np.diff(bounds)
 
 
 @dataclass(frozen=True)
@@ -67,14 +71,13 @@ class NGramCounter:
         self._retire()
 
     def _sort_and_group(self, keys: np.ndarray) -> None:
-        """Sort packed (class key, position) in place, then split into classes and retire singles."""
+        """Sort packed (class key, position) in place, then split into classes (callers then drop
+        ``keys`` and retire the single n-grams, so the two never live together)."""
         keys.sort()
         self._pos = np.empty(len(keys), dtype=np.int32)
         np.bitwise_and(keys, (1 << self._pos_bits) - 1, out=self._pos, casting="unsafe")
         keys >>= self._pos_bits
         self._sizes = _group_sizes(keys)
-        del keys
-        self._retire()
 
     def _retire(self) -> None:
         """Move positions of n-grams seen once from the sorted arrays to the singles mask."""
@@ -106,8 +109,9 @@ class NGramCounter:
         n, symbols = self.n, len(self.corpus.alphabet)
         self._advance_singles()
         ok = self._still_valid(self._pos)
-        kept = (np.add.reduceat(ok, np.cumsum(self._sizes) - self._sizes, dtype=np.int64)
-                if len(self._sizes) else np.zeros(0, dtype=np.int64))
+        dropped = np.flatnonzero(~ok)  # few: n-grams reaching a document's end or a delimiter
+        group_of_dropped = np.searchsorted(np.cumsum(self._sizes), dropped, side="right")
+        kept = self._sizes - np.bincount(group_of_dropped, minlength=len(self._sizes))
         pos = self._pos[ok]
         del ok
         self._pos = np.zeros(0, dtype=np.int32)  # release the old positions before sorting
@@ -121,6 +125,8 @@ class NGramCounter:
             keys |= pos
             del pos
             self._sort_and_group(keys)
+            del keys
+            self._retire()
         else:  # too many classes to pack: a slower lexicographic sort
             nxt = following[pos]
             order = np.lexsort((pos, nxt, keys))

@@ -66,6 +66,7 @@ class _Tables:
 
     counter: NGramCounter
     tables: dict[int, np.ndarray] = field(default_factory=dict)
+    ranked: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)  # n -> (D, repeated_first)
 
     def get(self, n: int) -> np.ndarray:
         while n not in self.tables:
@@ -74,6 +75,8 @@ class _Tables:
             level = self.counter.level()
             cover = window_min(level.rank_at, level.n, in_place=True)  # the ranks are not needed again
             self.tables[level.n] = table_from_cover(self.counter.corpus, cover, level.distinct)
+            self.ranked[level.n] = (level.distinct, level.repeated_first)
+            self.ranked.pop(level.n - 2, None)  # the walk never goes back
             del level, cover
         return self.tables[n]
 
@@ -96,9 +99,19 @@ def walk(table_of, longest: int) -> CutPoint:
 
 def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:
     """The paper's FindOptimal on a corpus; agrees with :func:`ngram_paper.find_optimal`."""
+    return find_optimal_with_starts(corpus, delimiters)[0]
+
+
+def find_optimal_with_starts(corpus: Corpus, delimiters: bool = False) -> tuple[CutPoint, np.ndarray]:
+    """FindOptimal and one start position of each useless n-gram at the cut it finds."""
     tables = _Tables(NGramCounter(corpus, delimiters))
     longest = int(corpus.lengths.max()) if len(corpus.lengths) else 0
-    return walk(tables.get, longest)
+    cut = walk(tables.get, longest)
+    distinct, repeated_first = tables.ranked[cut.n]
+    k = cut.a * distinct // 100
+    if k <= len(repeated_first):  # the usual case: no n-gram seen once is useless
+        return cut, repeated_first[:k].astype(np.int64)
+    return cut, top_positions(corpus, cut.n, cut.a, delimiters)
 
 
 def top_positions(corpus: Corpus, n: int, a: int, delimiters: bool = False) -> np.ndarray:

@@ -83,8 +83,11 @@ def covered(codes: np.ndarray, n: int, useless: np.ndarray, delimiters: bool = F
     mask = np.zeros(len(codes), dtype=bool)
     if not len(hashes) or not len(useless):
         return mask
-    slot = np.minimum(np.searchsorted(useless, hashes), len(useless) - 1)
-    starts = useless[slot] == hashes
+    order = np.argsort(hashes)  # sorted queries make the binary searches cache-friendly
+    ordered = hashes[order]
+    slot = np.minimum(np.searchsorted(useless, ordered), len(useless) - 1)
+    starts = np.empty(len(hashes), dtype=bool)
+    starts[order] = useless[slot] == ordered
     if delimiters:
         starts &= ~delimiter_inside(codes, n)
     depth = np.zeros(len(codes) + 1, dtype=np.int32)  # difference array of the covered ranges

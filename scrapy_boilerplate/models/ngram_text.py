@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import lxml.etree
 import numpy as np
@@ -96,22 +97,58 @@ class SourceAligner:
         return spans
 
 
-def _word_removed(spans: list[tuple[int, int]], removed: np.ndarray) -> bool | None:
-    """Whether most located characters of one word are removed (None: the word was not located)."""
-    total = sum(e - s for s, e in spans)
-    if not total:
-        return None
-    gone = sum(int(np.count_nonzero(removed[s:e])) for s, e in spans)
-    return 2 * gone >= total
+@dataclass
+class _Words:
+    """Every word of the tree's text nodes with its located source spans, flattened for numpy."""
+
+    slots: list[tuple[Element, bool, str, int, int]] = field(default_factory=list)  # words [lo, hi)
+    lengths: list[int] = field(default_factory=list)
+    span_word: list[int] = field(default_factory=list)
+    span_start: list[int] = field(default_factory=list)
+    span_end: list[int] = field(default_factory=list)
 
 
-def _range_weights(words: list[tuple[int, bool, int]], n_ranges: int) -> np.ndarray:
-    """Kept word characters per character range."""
-    weights = np.zeros(n_ranges, dtype=np.int64)
-    for range_id, gone, length in words:
-        if not gone and range_id >= 0:
-            weights[range_id] += length
-    return weights
+def _collect(root: Element, html: str) -> _Words:
+    """Locate every word of every text node of ``root`` in ``html``."""
+    aligner, words = SourceAligner(html), _Words()
+    for element, is_tail in list(text_slots(root)):
+        text = element.tail if is_tail else element.text
+        if not text.strip():
+            continue
+        lo = len(words.lengths)
+        for match, spans in zip(_WORD_RE.finditer(text), aligner.locate(text)):
+            for s, e in spans:
+                words.span_word.append(len(words.lengths))
+                words.span_start.append(s)
+                words.span_end.append(e)
+            words.lengths.append(match.end() - match.start())
+        words.slots.append((element, is_tail, text, lo, len(words.lengths)))
+    return words
+
+
+def _removed_words(words: _Words, removed: np.ndarray, min_range_share: float) -> np.ndarray:
+    """Bool per word: most of its located characters are removed (unlocated words follow the
+    previous word), or it lies in a kept range poorer than ``min_range_share`` of the richest."""
+    count = len(words.lengths)
+    wid = np.array(words.span_word, dtype=np.int64)
+    starts = np.array(words.span_start, dtype=np.int64)
+    ends = np.array(words.span_end, dtype=np.int64)
+    gone_before = np.concatenate([[0], np.cumsum(removed, dtype=np.int64)])
+    total = np.bincount(wid, weights=ends - starts, minlength=count)
+    gone_chars = np.bincount(wid, weights=gone_before[ends] - gone_before[starts], minlength=count)
+    located = np.where(total > 0, np.arange(count), -1)
+    np.maximum.accumulate(located, out=located)
+    gone = np.where(located >= 0, (2 * gone_chars >= total)[np.maximum(located, 0)], False)
+    if min_range_share <= 0 or not len(wid):
+        return gone
+    changes = np.flatnonzero(removed[1:] != removed[:-1]) + 1
+    unique_words, first_span = np.unique(wid, return_index=True)
+    word_range = np.full(count, -1, dtype=np.int64)
+    word_range[unique_words] = np.searchsorted(changes, starts[first_span], side="right")
+    counted = ~gone & (word_range >= 0)
+    weights = np.bincount(word_range[counted], weights=np.array(words.lengths)[counted], minlength=len(changes) + 1)
+    poor = weights < min_range_share * weights.max()
+    return gone | ((word_range >= 0) & poor[np.maximum(word_range, 0)])
 
 
 def keep_text(root: Element, html: str, removed: np.ndarray, min_range_share: float = 0.0) -> None:
@@ -121,33 +158,15 @@ def keep_text(root: Element, html: str, removed: np.ndarray, min_range_share: fl
     With ``min_range_share`` > 0, words of a kept character range holding less text than that
     share of the richest kept range are dropped too.
     """
-    aligner = SourceAligner(html)
-    range_of = np.cumsum(removed[1:] != removed[:-1]) if len(removed) else removed
-    range_of = np.concatenate([[0], range_of]) if len(removed) else range_of
-    slots: list[tuple[Element, bool, str, list[tuple[int, bool, int]]]] = []
-    gone = False
-    for element, is_tail in list(text_slots(root)):
-        text = element.tail if is_tail else element.text
-        if not text.strip():
-            continue
-        words = []
-        for match, spans in zip(_WORD_RE.finditer(text), aligner.locate(text)):
-            decided = _word_removed(spans, removed)
-            gone = gone if decided is None else decided
-            words.append((int(range_of[spans[0][0]]) if spans else -1, gone, len(match.group())))
-        slots.append((element, is_tail, text, words))
-    if min_range_share > 0 and len(removed):
-        weights = _range_weights([w for *_, words in slots for w in words], int(range_of[-1]) + 1)
-        floor = min_range_share * weights.max()
-        slots = [(el, tail, text, [(r, g or (r >= 0 and weights[r] < floor), n) for r, g, n in words])
-                 for el, tail, text, words in slots]
-    for element, is_tail, text, words in slots:
-        kept = [m.group() for m, (_, g, _) in zip(_WORD_RE.finditer(text), words) if not g]
+    words = _collect(root, html)
+    gone = _removed_words(words, removed, min_range_share).tolist()
+    for element, is_tail, text, lo, hi in words.slots:
+        if not any(gone[lo:hi]):
+            continue  # unchanged (and lxml re-validates whatever is assigned)
+        kept = [m.group() for m, g in zip(_WORD_RE.finditer(text), gone[lo:hi]) if not g]
         new = ""
         if kept:
             new = (" " if text[:1].isspace() else "") + " ".join(kept) + (" " if text[-1:].isspace() else "")
-        if len(kept) == len(words):
-            continue  # unchanged (and lxml re-validates whatever is assigned)
         new = _CONTROL_RE.sub("", new)
         if is_tail:
             element.tail = new or None

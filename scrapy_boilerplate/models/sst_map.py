@@ -9,6 +9,7 @@ inserted or missing sibling does not make the whole parent "unseen".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import lxml.etree
@@ -82,8 +83,12 @@ def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
     return regions
 
 
-def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool, shingle: int = 1) -> list[Element]:
-    """Leaves inside a meaningful ``region`` whose content features are all locally noisy."""
+def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool, shingle: int = 1,
+                         worth_checking: Callable[[Element], bool] | None = None) -> list[Element]:
+    """Leaves inside a meaningful ``region`` whose content features are all locally noisy.
+
+    ``worth_checking`` can skip leaves (e.g. long ones) before their features are extracted.
+    """
     if not noise:
         return []
     doomed = []
@@ -91,6 +96,8 @@ def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves:
     while stack:
         el = stack.pop()
         if el is not region and is_leaf(el, virtual_leaves):
+            if worth_checking is not None and not worth_checking(el):
+                continue
             features = content_features(el, shingle)
             if features and all(f in noise for f in features):
                 doomed.append(el)

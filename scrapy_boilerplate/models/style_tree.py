@@ -22,18 +22,18 @@ import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
-from scrapy_boilerplate.html.measure import measure
+from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.pvalue_region import drop_link_lists
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
 from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
-from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text
+from scrapy_boilerplate.models.style_tree_refine import Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
+LOCAL_NOISE_MAX_CHARS = 120  # longer leaves are not checked for locally noisy features
 FALLBACK_MIN_CHARS = 200  # less main text than this after SST: try picking it without SST,
 FALLBACK_GAIN = 4  # and take that when it finds this many times more text,
 FALLBACK_MIN_GAINED = 500  # and at least this much (short posts are often really short)
@@ -44,19 +44,24 @@ def _collapsed(text: str) -> int:
     return len(normalize_space(text))
 
 
+def _visible_chars(el: lxml.etree._Element) -> int:
+    """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report)."""
+    return len(normalize_space("".join(el.itertext())))
+
+
 def _chars(removal: Removal, el: lxml.etree._Element) -> int:
     """Visible characters of ``el`` (whitespace collapsed), also once it has been removed."""
     lengths = removal.lengths.get(el)
     if lengths is not None:
         return lengths.text
-    return removal.removed[el][1] if el in removal.removed else 0
+    return removal.removed[el][1].text if el in removal.removed else 0
 
 
-def _copy_without(el: lxml.etree._Element, removal: Removal) -> lxml.etree._Element:
-    """A private copy of ``el``'s subtree without the removed elements (the page stays untouched)."""
+def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset()) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched)."""
     out = copy.deepcopy(el)
     out.tail = None
-    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed]
+    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed and theirs not in spared]
     for mine in doomed:
         if mine is out:
             return lxml.html.Element("div")
@@ -129,16 +134,20 @@ class StyleTreeModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         regions = self.regions(page)
-        if self.local_noise:
-            regions += self._local_noise_regions(regions)
         body = page.body
-        removal = Removal(measure(body, _collapsed))
-        total = removal.lengths[body].text
+        noisy = {r.element: r.reason for r in regions if not r.kept}
+        # One measuring pass over what SST kept; noisy subtrees are never measured.
+        removal = Removal(measure(body, _collapsed, skip=noisy) if body not in noisy else {body: Lengths()})
+        for el, reason in noisy.items():
+            removal.record(el, reason, Lengths(_visible_chars(el)))
+        if self.local_noise:
+            local = self._local_noise_regions(regions, removal)
+            for region in local:
+                removal.remove(region.element, region.reason)
+            regions += local
+        total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
         path = page.tree.getroottree().getpath
         decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
-        for region in regions:
-            if not region.kept:
-                removal.remove(region.element, region.reason)
         if self.variant == "paper":
             output, score = _copy_without(body, removal), None
         else:
@@ -161,14 +170,17 @@ class StyleTreeModel(SiteModel):
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
                 removal, main, sst_removed = alone, alone_main, set()
-        decisions += [Decision(path(el), False, chars, reason)
-                      for el, (reason, chars) in removal.removed.items() if el not in sst_removed]
+        decisions += [Decision(path(el), False, own.text, reason)
+                      for el, (reason, own) in removal.removed.items() if el not in sst_removed]
+        inside = [el for el in sst_removed if any(a is main.main for a in el.iterancestors())]
+        spared = frozenset(el for el in inside if is_prose(measure(el, _collapsed)[el]))
+        decisions += [Decision(path(el), True, removal.removed[el][1].text,
+                               "SST noise, but prose inside the main text (kept)") for el in spared]
         decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
                                   f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
         decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
                       for el in main.title]
-        output = _copy_without(main.main, removal)
-        drop_link_lists(output)
+        output = _copy_without(main.main, removal, spared)
         if main.title:
             wrapper = lxml.html.Element("div")
             for el in [*(_copy_without(t, removal) for t in main.title), output]:
@@ -176,12 +188,20 @@ class StyleTreeModel(SiteModel):
             output = wrapper
         return output, main.p
 
-    def _local_noise_regions(self, regions: list[Region]) -> list[Region]:
-        """Leaves of meaningful regions whose features are all locally noisy (enhancement 3)."""
+    def _local_noise_regions(self, regions: list[Region], removal: Removal) -> list[Region]:
+        """Leaves of meaningful regions whose features are all locally noisy (enhancement 3).
+
+        Leaves longer than :data:`LOCAL_NOISE_MAX_CHARS` are not tokenised: that much text always
+        holds some feature that is not spread over every page.
+        """
+        def short(el: lxml.etree._Element) -> bool:
+            return _chars(removal, el) <= LOCAL_NOISE_MAX_CHARS
+
         out = []
         for region in regions:
             if region.kept and region.node is not None and region.node.local_noise:
-                for leaf in locally_noisy_leaves(region.element, region.node.local_noise, self.virtual_leaves, self.shingle):
+                noise = region.node.local_noise
+                for leaf in locally_noisy_leaves(region.element, noise, self.virtual_leaves, self.shingle, short):
                     reason = f"every content feature has entropy >= {self.local_noise_entropy:.2f} (locally noisy)"
                     out.append(Region(leaf, False, reason, None))
         return out

@@ -25,7 +25,8 @@ import lxml.etree
 from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.html.measure import Lengths
 from scrapy_boilerplate.models.pvalue import p_value
-from scrapy_boilerplate.models.pvalue_region import widen_to_siblings
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS
+from scrapy_boilerplate.models.pvalue_region import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
 
 Element = lxml.etree._Element
 
@@ -47,7 +48,10 @@ SIBLING_SHARE = 0.8
 # this share of link text) is one of several posts on the page, and they all are main text.
 REPEAT_MAX_LEVELS = 3
 REPEAT_MIN_CHARS = 200
-LINK_DENSITY_LIMIT = 0.5
+# SST calls a recurring paragraph noise, but inside the main text a paragraph that recurs (a
+# post shown on several front pages, a standing intro) is still part of what readers read.
+PROSE_MIN_CHARS = 150
+PROSE_LINK_SHARE = 0.3
 TITLE_TAGS = ("h1", "h2", "h3", "h4")
 TITLE_MAX_LEVELS = 3  # how far up from the main-text element the title may sit
 TITLE_MAX_CHARS = 400  # text between title and main text beyond this is not a byline
@@ -71,7 +75,7 @@ class Removal:
     """Elements removed from a page (outermost only), with reasons, and the lengths they left."""
 
     lengths: dict[Element, Lengths]
-    removed: dict[Element, tuple[str, int]] = field(default_factory=dict)  # reason, visible chars
+    removed: dict[Element, tuple[str, Lengths]] = field(default_factory=dict)  # reason, own lengths
 
     def remove(self, el: Element, reason: str) -> None:
         """Take ``el``'s subtree out of the lengths of its ancestors and of the candidates."""
@@ -86,11 +90,20 @@ class Removal:
                 lengths.markup -= own.markup
         for node in el.iter():
             self.lengths.pop(node, None)
-        self.removed[el] = (reason, own.text)
+        self.removed[el] = (reason, own)
+
+    def record(self, el: Element, reason: str, own: Lengths) -> None:
+        """Note ``el`` as removed when it was never measured (it was skipped by :func:`measure`)."""
+        self.removed[el] = (reason, own)
 
     def is_removed(self, el: Element) -> bool:
         """True when ``el`` is gone with a removed subtree."""
         return el not in self.lengths
+
+
+def is_prose(lengths: Lengths) -> bool:
+    """Enough non-link text to be a paragraph of an article rather than a widget or a label."""
+    return lengths.valid_text >= PROSE_MIN_CHARS and lengths.link_text <= PROSE_LINK_SHARE * lengths.text
 
 
 def negative_names(el: Element) -> list[str]:
@@ -153,6 +166,16 @@ def widen_to_repeats(main: Element, body: Element, lengths: dict[Element, Length
     return main
 
 
+def drop_link_blocks(region: Element, removal: Removal) -> None:
+    """``pvalue``'s link-list rule on the lengths table: short, link-dominated blocks inside ``region``."""
+    for el in region.iter(*BLOCK_TAGS):
+        if el is region or removal.is_removed(el):
+            continue
+        own = removal.lengths[el]
+        if 0 < own.text <= LINK_BLOCK_MAX_CHARS and own.link_text > LINK_DENSITY_LIMIT * own.text:
+            removal.remove(el, f"link list: {own.link_text / own.text:.0%} of its {own.text} chars are links")
+
+
 def title_above(region: Element, body: Element, removal: Removal) -> list[Element]:
     """The article's heading (and byline, date) just above ``region``: the preceding siblings,
     climbing a few levels, up to the first one holding an ``<h1>``/``<h2>``; none if that is far."""
@@ -193,4 +216,5 @@ def find_main_text(body: Element, removal: Removal) -> MainText:
     main = widen_to_siblings(best, body, removal.lengths, SIBLING_SHARE)
     main = widen_to_repeats(main, body, removal.lengths)
     cut_comments(main, removal)
+    drop_link_blocks(main, removal)
     return MainText(main, tuple(title_above(main, body, removal)), p)

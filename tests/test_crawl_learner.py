@@ -1,0 +1,96 @@
+"""The learner bounds what it keeps: sample memory across domains, and held items."""
+
+from __future__ import annotations
+
+from scrapy.utils.test import get_crawler
+
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.holding import DEADLINE, MODEL, HoldQueue
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+
+def learner(**settings) -> BoilerplateLearner:
+    crawler = get_crawler(settings_dict=settings)
+    crawler.stats.open_spider()
+    return BoilerplateLearner.from_crawler(crawler)
+
+
+def sampled_pages(lrn: BoilerplateLearner, domain: str) -> list:
+    """The pages the learner keeps in ``domain``'s sample (its coordinator holds them)."""
+    learning = lrn.sync.learning
+    return learning.coordinator.pages(learning.spider, domain)
+
+
+def test_domain_keys_are_host_and_port():
+    assert domain_of("http://user:pw@News.Example:8080/a?b") == "news.example:8080"
+    assert domain_of("https://news.example/a") == "news.example"
+
+
+def test_too_many_sampling_domains_evict_the_oldest_to_the_fallback():
+    lrn = learner(BOILERPLATE_MAX_SAMPLING_DOMAINS=2, BOILERPLATE_SAMPLE_SIZE=5)
+    for name in ("a.example", "b.example", "c.example"):
+        page = make_site(name, 1)[0]
+        lrn.add_sample(name, Page(page.html, page.url))
+    assert not lrn.wants_sample("a.example") and not lrn.should_hold("a.example")
+    assert sampled_pages(lrn, "a.example") == []  # its sample memory is freed
+    assert lrn.wants_sample("b.example") and lrn.should_hold("c.example")
+    assert lrn.stats.get_value(keys.DOMAINS_EVICTED) == 1
+    assert lrn.stats.get_value(keys.DOMAINS_FALLBACK) == 1
+
+
+def test_a_page_is_sampled_once():
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=5)
+    page = make_site("a.example", 1)[0]
+    for _ in range(3):
+        lrn.add_sample("a.example", Page(page.html, page.url))
+    assert len(sampled_pages(lrn, "a.example")) == 1
+    assert lrn.stats.get_value(keys.SAMPLE_PAGES) == 1
+
+
+class FakeClock:
+    """callLater stand-in: records timers, fires them on demand."""
+
+    def __init__(self):
+        self.timers = []
+
+    def __call__(self, delay, func, *args):
+        timer = FakeTimer(func, args)
+        self.timers.append(timer)
+        return timer
+
+
+class FakeTimer:
+    def __init__(self, func, args):
+        self.func, self.args, self.cancelled, self.called = func, args, False, False
+
+    def active(self):
+        return not (self.cancelled or self.called)
+
+    def cancel(self):
+        self.cancelled = True
+
+    def fire(self):
+        if self.active():
+            self.called = True
+            self.func(*self.args)
+
+
+def test_hold_queue_caps_items_and_bytes_and_releases_each_once():
+    clock = FakeClock()
+    queue = HoldQueue(max_items=3, max_bytes=10_000, timeout=5, call_later=clock)
+    fired = []
+    first = queue.hold("a", 4000)
+    second = queue.hold("a", 100)  # counted as 1024 bytes, like Scrapy's scraper slot
+    assert queue.hold("b", 6000) is None  # bytes cap
+    third = queue.hold("b", 10)
+    assert queue.hold("b", 10) is None  # items cap
+    for d in (first, second, third):
+        d.addCallback(fired.append)
+    clock.timers[0].fire()  # the first item's deadline
+    assert queue.release_domain("a", MODEL) == 1
+    assert queue.release_all(MODEL) == 1
+    clock.timers[1].fire()  # already released: no second release
+    assert fired == [DEADLINE, MODEL, MODEL]
+    assert (queue.count, queue.bytes) == (0, 0)
