@@ -11,7 +11,6 @@ import signal
 import time
 import uuid
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from store_crawl_models import HANG_ENV, StoredBlocks

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
-from twisted.internet.task import LoopingCall
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
 from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, HoldQueue
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
+from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -36,8 +36,6 @@ SAMPLING, FITTING, READY, FALLBACK = "sampling", "fitting", "ready", "fallback"
 PREPARED_TTL_SECONDS = 30.0
 # Where an adopted model comes from (FITTED here is the sharing module's own status name).
 STORED, SHARED = "stored", "shared"
-# A shared store is asked about ready domains (other workers' re-fits) once in this many polls.
-READY_POLL_EVERY = 5
 
 
 def domain_of(url: str) -> str:
@@ -80,9 +78,7 @@ class BoilerplateLearner:
         self._sampling: dict[str, None] = {}  # domains with a partial sample here, oldest first
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.sync = ModelSync(config, crawler)
-        self._poll = LoopingCall(self.poll)
-        self._polls = 0
-        self._polling = False
+        self.poller = SharedStorePoller(self, config.store_poll)
         self._opted_out: dict[int, Any] = {}
         self._fits: set[Any] = set()
 
@@ -91,7 +87,7 @@ class BoilerplateLearner:
         """Build from settings (NotConfigured when disabled) and connect the signals."""
         learner = cls(BoilerplateConfig.from_settings(crawler.settings), crawler)
         crawler.signals.connect(learner.watcher.start, signal=signals.spider_opened)
-        crawler.signals.connect(learner.start_polling, signal=signals.spider_opened)
+        crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_closed, signal=signals.spider_closed)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -127,7 +123,7 @@ class BoilerplateLearner:
         state.urls.add(page.url)
         offer = self.sync.offer(domain, page)
         if offer is None:  # the shared store is gone: sample again, in this process
-            self._reset_shared_samples()
+            self.reset_shared_samples()
             offer = self.sync.offer(domain, page)
         if offer is None:
             return
@@ -155,7 +151,7 @@ class BoilerplateLearner:
             outcome = await run_in_thread(self.sync.learning.fit, domain)
         except StoreError as exc:  # the shared sample is out of reach: sample again, in this process
             if self.sync.go_local("fit from the shared sample", exc):
-                self._reset_shared_samples()
+                self.reset_shared_samples()
             return
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             state.sampling_closed = True
@@ -208,57 +204,25 @@ class BoilerplateLearner:
             self._call_later(PREPARED_TTL_SECONDS, state.prepared.clear)
 
     # -- shared stores: other workers' samples and models --------------------------------
-    def start_polling(self, **_: Any) -> None:
-        """With a shared (Redis) store, look for other workers' fits every BOILERPLATE_STORE_POLL seconds."""
-        if self.sync.shared and not self._poll.running:
-            self._poll.start(self.config.store_poll, now=False)
+    def apply_poll(self, result: PollResult) -> None:
+        """Act on what the poller found for one domain (reactor thread)."""
+        state = self.domains[result.domain]
+        if result.newer is not None:
+            self._adopt(result.domain, state, result.newer, SHARED)
+        elif result.revision is not None:
+            state.revision = result.revision
+        elif result.state is not None and self.sync.learning.needs_fit(
+                result.state, state.learned.entry if state.learned else None):
+            self._sample_complete(result.domain, state, start_fit=True)
 
-    def poll(self) -> None:
-        """One look at the shared store, in a worker thread; results are applied on the reactor."""
-        if self._polling:
-            return
-        self._polls += 1
-        waiting = {d: (s.learned.entry if s.learned else None) for d, s in self.domains.items()
-                   if not s.fitting and (s.resampling or s.model is None)}
-        ready = {}
-        if self._polls % READY_POLL_EVERY == 0:
-            ready = {d: (s.revision, s.learned.entry) for d, s in self.domains.items()
-                     if s.status == READY and not s.resampling and not s.fitting and s.learned is not None}
-        if not waiting and not ready:
-            return
-        self._polling = True
-        poll = deferred_from_coro(self._apply_poll(waiting, ready))
-        self._fits.add(poll)
-        poll.addBoth(lambda _: self._fits.discard(poll))
-
-    def _reset_shared_samples(self) -> None:
+    def reset_shared_samples(self) -> None:
         """The shared store was lost: domains still sampling start a sample of their own."""
-        if self._poll.running:
-            self._poll.stop()
+        self.poller.stop()
         for state in self.domains.values():
             if state.model is None or state.resampling:
                 state.urls, state.sampled, state.sample_full = set(), 0, False
                 if state.status == FITTING:
                     state.status = SAMPLING
-
-    async def _apply_poll(self, waiting: dict[str, Any], ready: dict[str, Any]) -> None:
-        try:
-            results: list[PollResult] = await run_in_thread(self.sync.poll, waiting, ready)
-        except StoreError as exc:
-            if self.sync.go_local("poll the shared store", exc):
-                self._reset_shared_samples()
-            return
-        finally:
-            self._polling = False
-        for result in results:
-            state = self.domains[result.domain]
-            if result.newer is not None:
-                self._adopt(result.domain, state, result.newer, SHARED)
-            elif result.revision is not None:
-                state.revision = result.revision
-            elif result.state is not None and self.sync.learning.needs_fit(
-                    result.state, state.learned.entry if state.learned else None):
-                self._sample_complete(result.domain, state, start_fit=True)
 
     # -- models for the pipeline ---------------------------------------------------------
     def model_for(self, domain: str) -> SiteModel | None:
@@ -366,8 +330,7 @@ class BoilerplateLearner:
     def spider_closed(self) -> None:
         """Stop watching and polling, release anything left, and record the share of text removed."""
         self.watcher.stop()
-        if self._poll.running:
-            self._poll.stop()
+        self.poller.stop()
         self.release_all()
         self.sync.close()
         total = self.stats.get_value(keys.CHARS_TOTAL, 0)
