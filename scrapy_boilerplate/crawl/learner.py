@@ -278,8 +278,9 @@ class BoilerplateLearner:
             del self._sampling[oldest]
             state = self.state(oldest)
             self.stats.inc_value(keys.DOMAINS_EVICTED)
-            self.use_fallback(oldest, reason="too many domains sampling at once")
-            state.sampling_closed, state.urls = True, set()
+            if state.model is None:
+                self.use_fallback(oldest, reason="too many domains sampling at once")
+            state.sampling_closed, state.resampling, state.urls = True, False, set()  # a re-sample: keep the model
             self.sync.drop_sample(oldest)
 
     def use_fallback(self, domain: str, reason: str, release: str = NO_MODEL) -> None:
