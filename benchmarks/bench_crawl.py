@@ -77,8 +77,10 @@ def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: d
     """Run one crawl in a child process; wall seconds, CPU seconds, peak RSS (MiB), items."""
     feed = workdir / f"items-{'on' if plugin else 'off'}.jsonl"
     spec = workdir / "spec.json"
+    # A fresh model store per crawl, so every run fits (--set BOILERPLATE_STORE=DIR keeps models across runs).
+    store = tempfile.mkdtemp(prefix="models-", dir=workdir)
     spec.write_text(json.dumps({"seeds": seeds, "plugin": plugin, "model": model, "feed": str(feed),
-                                "settings": settings}))
+                                "settings": {"BOILERPLATE_STORE": store, **settings}}))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, __file__, "--child", str(spec)], env=env)

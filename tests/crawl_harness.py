@@ -107,6 +107,7 @@ def main(spec_path: str) -> None:
         **DEFAULT_SETTINGS,
         "LOG_FILE": str(out / "crawl.log"),
         "FEEDS": {str(out / "items.jsonl"): {"format": "jsonlines"}},
+        "BOILERPLATE_STORE": str(out / "models"),  # each crawl starts without stored models
         **spec.get("settings", {}),
     }
     process = CrawlerProcess(settings)

@@ -17,6 +17,12 @@ def learner(**settings) -> BoilerplateLearner:
     return BoilerplateLearner.from_crawler(crawler)
 
 
+def sampled_pages(lrn: BoilerplateLearner, domain: str) -> list:
+    """The pages the learner keeps in ``domain``'s sample (its coordinator holds them)."""
+    learning = lrn.sync.learning
+    return learning.coordinator.pages(learning.spider, domain)
+
+
 def test_domain_keys_are_host_and_port():
     assert domain_of("http://user:pw@News.Example:8080/a?b") == "news.example:8080"
     assert domain_of("https://news.example/a") == "news.example"
@@ -28,7 +34,7 @@ def test_too_many_sampling_domains_evict_the_oldest_to_the_fallback():
         page = make_site(name, 1)[0]
         lrn.add_sample(name, Page(page.html, page.url))
     assert not lrn.wants_sample("a.example") and not lrn.should_hold("a.example")
-    assert lrn.domains["a.example"].pages == []
+    assert sampled_pages(lrn, "a.example") == []  # its sample memory is freed
     assert lrn.wants_sample("b.example") and lrn.should_hold("c.example")
     assert lrn.stats.get_value(keys.DOMAINS_EVICTED) == 1
     assert lrn.stats.get_value(keys.DOMAINS_FALLBACK) == 1
@@ -39,7 +45,8 @@ def test_a_page_is_sampled_once():
     page = make_site("a.example", 1)[0]
     for _ in range(3):
         lrn.add_sample("a.example", Page(page.html, page.url))
-    assert len(lrn.domains["a.example"].pages) == 1
+    assert len(sampled_pages(lrn, "a.example")) == 1
+    assert lrn.stats.get_value(keys.SAMPLE_PAGES) == 1
 
 
 class FakeClock:

@@ -15,6 +15,7 @@ from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.models import ModelFormatError
 from scrapy_boilerplate.store import (
     DirectoryStore,
+    MemoryStore,
     RedisStore,
     StoredModel,
     StoreError,
@@ -24,12 +25,15 @@ from scrapy_boilerplate.store import (
 from scrapy_boilerplate.synthetic import make_site
 
 
-@pytest.fixture(params=["directory", "redis"])
+@pytest.fixture(params=["directory", "redis", "memory"])
 def store(request, tmp_path: Path):
     """A fresh, empty store of each backend, counting into a real Scrapy stats collector."""
     stats = MemoryStatsCollector(get_crawler())
     if request.param == "directory":
         yield DirectoryStore(tmp_path / "models", stats)
+        return
+    if request.param == "memory":
+        yield MemoryStore(stats)
         return
     url = request.getfixturevalue("redis_url")
     redis_store = RedisStore.from_url(url, prefix=f"test-{uuid.uuid4().hex}", stats=stats)
@@ -101,7 +105,9 @@ def test_names_with_separators_round_trip_and_dot_names_are_refused(store):
 
 def _corrupt(store, data: bytes) -> None:
     """Write a bad record behind the store's back, as a crash or another release would."""
-    if isinstance(store, RedisStore):
+    if isinstance(store, MemoryStore):
+        store._records[("news", "news.example")] = data
+    elif isinstance(store, RedisStore):
         store.client.hset(f"{store.prefix}:models:news", "news.example", data)
     else:
         store.path("news", "news.example").write_bytes(data)
@@ -127,10 +133,13 @@ def test_a_corrupt_record_is_logged_counted_and_treated_as_absent(store, damage,
     with caplog.at_level(logging.WARNING):
         assert store.get("news", "news.example") is None
         assert store.get("news", "news.example") is None
-    assert store.stats.get_value("boilerplate/store/corrupt") == 2
-    assert sum("re-learned" in r.getMessage() for r in caplog.records) == 1  # logged once per domain
+    assert store.stats.get_value("boilerplate/store/corrupt") == 1  # counted and logged once per record
+    assert sum("re-learned" in r.getMessage() for r in caplog.records) == 1
     store.put(stored)  # re-learning replaces it
     assert store.get("news", "news.example").model.clean(pages[0]).text == stored.model.clean(pages[0]).text
+    _corrupt(store, bad)  # a new defect in the replacement is news again
+    assert store.get("news", "news.example") is None
+    assert store.stats.get_value("boilerplate/store/corrupt") == 2
 
 
 def test_put_record_refuses_invalid_bytes_and_keeps_what_was_stored(store):

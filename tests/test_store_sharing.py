@@ -119,10 +119,10 @@ def test_if_storing_fails_the_model_is_used_and_the_sample_stays_open_for_anothe
     a, b = workers(), workers()
     fill(a, b, PAGES[:SAMPLE])
 
-    def down(data):
+    def down(spider, domain, data):
         raise StoreError("disk full")
 
-    monkeypatch.setattr(a.store, "put_record", down)
+    monkeypatch.setattr(a.store, "_write", down)
     outcome = a.fit("shared.example")
     assert (outcome.status, outcome.stored) == ("fitted", False)
     assert outcome.learned.model.clean(PAGES[30]).text

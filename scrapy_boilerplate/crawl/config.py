@@ -59,6 +59,18 @@ SETTINGS: dict[str, SettingDoc] = {
         1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
     "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(
         True, "Clean items in the reactor thread pool instead of the reactor thread."),
+    "BOILERPLATE_STORE": SettingDoc(
+        None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."),
+    "BOILERPLATE_STORE_PREFIX": SettingDoc("boilerplate", "Prefix of the store's Redis keys."),
+    "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(
+        120.0, "Seconds a worker may hold a domain's fit lock before another takes over."),
+    "BOILERPLATE_STORE_POLL": SettingDoc(
+        1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."),
+    "BOILERPLATE_DRIFT_ENABLED": SettingDoc(True, "Watch each domain for template changes and re-fit its model."),
+    "BOILERPLATE_DRIFT_WINDOW": SettingDoc(20, "Measured pages per domain compared with the fit-time baseline."),
+    "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(
+        0.25, "Departure from the baseline (share of page text) that means the template changed."),
+    "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
 }
 
 
@@ -85,6 +97,14 @@ class BoilerplateConfig:
     hold_timeout: float
     quiet_seconds: float
     clean_in_thread: bool
+    store: str | None = None
+    store_prefix: str = "boilerplate"
+    fit_lock_ttl: float = 120.0
+    store_poll: float = 1.0
+    drift_enabled: bool = True
+    drift_window: int = 20
+    drift_tolerance: float = 0.25
+    drift_every: int = 4
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -113,6 +133,14 @@ class BoilerplateConfig:
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
             quiet_seconds=_positive_float(settings, "BOILERPLATE_QUIET_SECONDS"),
             clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool),
+            store=_store(settings),
+            store_prefix=_prefix(settings),
+            fit_lock_ttl=_positive_float(settings, "BOILERPLATE_FIT_LOCK_TTL"),
+            store_poll=_positive_float(settings, "BOILERPLATE_STORE_POLL"),
+            drift_enabled=_get(settings, "BOILERPLATE_DRIFT_ENABLED", settings.getbool),
+            drift_window=_positive_int(settings, "BOILERPLATE_DRIFT_WINDOW"),
+            drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
+            drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
         )
 
     @property
@@ -140,6 +168,35 @@ def _positive_float(settings: BaseSettings, name: str) -> float:
     value = _get(settings, name, settings.getfloat)
     if not value > 0:
         raise _fail(name, value, "must be a positive number of seconds")
+    return value
+
+
+def _share(settings: BaseSettings, name: str) -> float:
+    value = _get(settings, name, settings.getfloat)
+    if not 0 < value <= 1:
+        raise _fail(name, value, "must be a share of page text in (0, 1]")
+    return value
+
+
+def _prefix(settings: BaseSettings) -> str:
+    value = settings.get("BOILERPLATE_STORE_PREFIX", SETTINGS["BOILERPLATE_STORE_PREFIX"].default)
+    if not isinstance(value, str) or not value.strip():
+        raise _fail("BOILERPLATE_STORE_PREFIX", value, "must be a non-empty string")
+    return value
+
+
+def _store(settings: BaseSettings) -> str | None:
+    from scrapy_boilerplate.store.factory import check_location
+
+    value = settings.get("BOILERPLATE_STORE")
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise _fail("BOILERPLATE_STORE", value, "must be a directory path or a redis:// URL")
+    try:
+        check_location(value)
+    except (ValueError, ImportError) as exc:
+        raise _fail("BOILERPLATE_STORE", value, str(exc)) from exc
     return value
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,17 +20,22 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
 from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, HoldQueue
+from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
+from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
-from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store import StoreError
+from scrapy_boilerplate.store.sharing import BUSY, FITTED, Learned
 
 logger = logging.getLogger(__name__)
 
 SAMPLING, FITTING, READY, FALLBACK = "sampling", "fitting", "ready", "fallback"
 # Cleaned sample pages are kept this long after a fit for the held items of those pages.
 PREPARED_TTL_SECONDS = 30.0
+# Where an adopted model comes from (FITTED here is the sharing module's own status name).
+STORED, SHARED = "stored", "shared"
 
 
 def domain_of(url: str) -> str:
@@ -42,39 +46,19 @@ def domain_of(url: str) -> str:
 
 @dataclass
 class DomainState:
-    """One domain: its sample while sampling, its model once fitted."""
+    """One domain: sampling until a model is fitted here, loaded from the store, or shared by another worker."""
 
     status: str = SAMPLING
-    pages: list[Page] = field(default_factory=list)
-    urls: set[str] = field(default_factory=set)
+    urls: set[str] = field(default_factory=set)  # pages offered to the current sample
+    sampled: int = 0  # pages this process added to the current sample
     model: SiteModel | None = None
-    sampling_closed: bool = False  # the fit failed or the domain was evicted: never sample it again
     prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class FitResult:
-    """What a fit in the thread pool gives back."""
-
-    model: SiteModel
-    seconds: float
-    prepared: dict[str, tuple[str, CleanedPage]]
-    removed_share: float
-
-
-def fit_sample(spec: ModelSpec, pages: Sequence[Page]) -> FitResult:
-    """Fit ``spec`` on ``pages`` and clean them (runs in a worker thread: touches no shared state)."""
-    started = time.perf_counter()
-    model = spec.create().fit(pages)
-    prepared: dict[str, tuple[str, CleanedPage]] = {}
-    for page in pages:
-        try:
-            prepared[page.url] = (page.html, model.clean(page))
-        except Exception:  # one bad page: its item is cleaned again later, and errors are counted there
-            continue
-    total = sum(c.total_chars for _, c in prepared.values())
-    removed = sum(c.removed_chars for _, c in prepared.values())
-    return FitResult(model, time.perf_counter() - started, prepared, removed / total if total else 0.0)
+    learned: Learned | None = None  # the model with its stored entry and drift fingerprint
+    resampling: bool = False  # the template drifted: a new sample is being taken, the old model serves
+    sample_full: bool = False  # the current (shared) sample has all its pages: stop offering
+    fitting: bool = False  # a fit of this domain runs in this process
+    sampling_closed: bool = False  # the fit failed or the domain was evicted: never sample it again
+    revision: object = None  # the store revision of the model in use (shared stores)
 
 
 class BoilerplateLearner:
@@ -91,9 +75,11 @@ class BoilerplateLearner:
         self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout,
                               self._call_later)
         self.domains: dict[str, DomainState] = {}
+        self._sampling: dict[str, None] = {}  # domains with a partial sample here, oldest first
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
+        self.sync = ModelSync(config, crawler)
+        self.poller = SharedStorePoller(self, config.store_poll)
         self._opted_out: dict[int, Any] = {}
-        self._sampling: dict[str, None] = {}  # domains with a partial sample, oldest first
         self._fits: set[Any] = set()
 
     @classmethod
@@ -101,6 +87,7 @@ class BoilerplateLearner:
         """Build from settings (NotConfigured when disabled) and connect the signals."""
         learner = cls(BoilerplateConfig.from_settings(crawler.settings), crawler)
         crawler.signals.connect(learner.watcher.start, signal=signals.spider_opened)
+        crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_closed, signal=signals.spider_closed)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -109,63 +96,133 @@ class BoilerplateLearner:
 
     # -- sampling ------------------------------------------------------------------------
     def state(self, domain: str) -> DomainState:
-        """The state of ``domain``, created on first sight."""
-        return self.domains.setdefault(domain, DomainState())
-
-    def wants_sample(self, domain: str) -> bool:
-        """True while ``domain`` still collects its sample."""
+        """The state of ``domain``; on first sight its stored model is loaded, so it cleans at once."""
         state = self.domains.get(domain)
         if state is None:
-            return True
-        return state.status in (SAMPLING, FALLBACK) and state.model is None and not state.sampling_closed
+            state = self.domains[domain] = DomainState()
+            learned = self.sync.load(domain)
+            if learned is not None:
+                self._adopt(domain, state, learned, STORED)
+        return state
+
+    def wants_sample(self, domain: str) -> bool:
+        """True while ``domain`` collects a sample (its first, or a new one after a template change)."""
+        state = self.state(domain)
+        if state.sample_full or state.sampling_closed:
+            return False
+        return state.resampling or (state.status in (SAMPLING, FALLBACK) and state.model is None)
 
     def add_sample(self, domain: str, page: Page) -> None:
-        """Add one page to ``domain``'s sample; starts the fit when the sample is complete."""
+        """Offer one page to ``domain``'s (possibly shared) sample; starts the fit when it completes it."""
         state = self.state(domain)
         if not self.wants_sample(domain) or page.url in state.urls:
             return
-        if not state.pages:
+        if not state.urls:
             self._make_room_for(domain)
         self._sampling[domain] = None
-        state.pages.append(page)
         state.urls.add(page.url)
-        self.stats.inc_value(keys.SAMPLE_PAGES)
-        if len(state.pages) >= self.config.sample_size:
-            del self._sampling[domain]
+        offer = self.sync.offer(domain, page)
+        if offer is None:  # the shared store is gone: sample again, in this process
+            self.reset_shared_samples()
+            offer = self.sync.offer(domain, page)
+        if offer is None:
+            return
+        if offer.accepted:
+            state.sampled += 1
+            self.stats.inc_value(keys.SAMPLE_PAGES)
+        if offer.count >= self.config.sample_size:
+            self._sample_complete(domain, state, start_fit=offer.accepted)
+
+    def _sample_complete(self, domain: str, state: DomainState, start_fit: bool) -> None:
+        """The shared sample is full: items wait for the fit (here, or by another worker)."""
+        state.sample_full = True
+        self._sampling.pop(domain, None)
+        if state.status == SAMPLING:
             state.status = FITTING
+        if start_fit and not state.fitting and not state.sampling_closed:
+            state.fitting = True
             fit = deferred_from_coro(self._fit(domain, state))
             self._fits.add(fit)
             fit.addBoth(lambda _: self._fits.discard(fit))
 
-    def _make_room_for(self, domain: str) -> None:
-        """Bound sample memory: past BOILERPLATE_MAX_SAMPLING_DOMAINS, the oldest sampling domain
-        (the first to start) gives up its sample and is cleaned by the fallback."""
-        while len(self._sampling) >= self.config.max_sampling_domains:
-            oldest = next(iter(self._sampling))
-            del self._sampling[oldest]
-            state = self.state(oldest)
-            self.stats.inc_value(keys.DOMAINS_EVICTED)
-            self.use_fallback(oldest, reason="too many domains sampling at once")
-            state.pages, state.sampling_closed = [], True
-
     async def _fit(self, domain: str, state: DomainState) -> None:
-        pages, state.pages = state.pages, []
+        started = time.perf_counter()
         try:
-            result = await run_in_thread(fit_sample, self.config.model, pages)
+            outcome = await run_in_thread(self.sync.learning.fit, domain)
+        except StoreError as exc:  # the shared sample is out of reach: sample again, in this process
+            if self.sync.go_local("fit from the shared sample", exc):
+                self.reset_shared_samples()
+            return
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
+            state.sampling_closed = True
             self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
                            self.config.model.label, domain, exc, self.config.fallback.label)
-            state.sampling_closed = True
-            self.use_fallback(domain, reason="fit failed")
+            if state.model is None:
+                self.use_fallback(domain, reason="fit failed")
             return
-        state.model, state.status, state.prepared = result.model, READY, result.prepared
-        self.stats.inc_value(keys.MODELS_FITTED)
-        self.stats.inc_value(keys.FIT_SECONDS, round(result.seconds, 3))
-        logger.info("boilerplate: fitted %s for %s on %d pages in %.2f s; it removes %.0f%% of the text",
-                    self.config.model.label, domain, len(pages), result.seconds, 100 * result.removed_share)
+        finally:
+            state.fitting = False
+        seconds = time.perf_counter() - started
+        if outcome.status == FITTED:
+            self.stats.inc_value(keys.MODELS_FITTED)
+            self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))
+            if outcome.stored and self.sync.persistent:
+                self.stats.inc_value(keys.STORE_SAVED)
+        if outcome.learned is not None:
+            self._adopt(domain, state, outcome.learned, FITTED if outcome.status == FITTED else SHARED, seconds)
+        elif outcome.status != BUSY:  # the sample was re-opened: keep collecting
+            state.sample_full = False
+            if state.status == FITTING and not state.resampling:
+                state.status = SAMPLING
+
+    def _adopt(self, domain: str, state: DomainState, learned: Learned, source: str, seconds: float = 0.0) -> None:
+        """Put ``learned`` (``source``: fitted here in ``seconds``, stored before the crawl, shared by
+        another worker) to use for ``domain`` and release its waiting items."""
+        replaced = state.model is not None
+        state.model, state.learned, state.status = learned.model, learned, READY
+        state.prepared, state.resampling, state.sampling_closed = dict(learned.prepared), False, False
+        self._sampling.pop(domain, None)
+        state.urls, state.sampled, state.revision, state.sample_full = set(), 0, None, False
+        self.sync.learning.watch(domain, learned)
+        entry = learned.entry
+        if replaced and source == FITTED:
+            self.stats.inc_value(keys.MODELS_REFITTED)
+        if source == SHARED:
+            self.stats.inc_value(keys.MODELS_SHARED)
+        if source == FITTED:
+            removed = [c.removed_share for _, c in learned.prepared.values()]
+            share = sum(removed) / len(removed) if removed else 0.0
+            logger.info("boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text",
+                        "re-fitted" if replaced else "fitted", self.config.model.label, domain, entry.pages,
+                        seconds, 100 * share)
+        else:
+            logger.info("boilerplate: using the stored %s model of %s (fitted on %d pages by %s)",
+                        entry.model, domain, entry.pages, entry.fitter or "another crawl")
         self._release(domain, MODEL)
-        self._call_later(PREPARED_TTL_SECONDS, state.prepared.clear)
+        if state.prepared:
+            self._call_later(PREPARED_TTL_SECONDS, state.prepared.clear)
+
+    # -- shared stores: other workers' samples and models --------------------------------
+    def apply_poll(self, result: PollResult) -> None:
+        """Act on what the poller found for one domain (reactor thread)."""
+        state = self.domains[result.domain]
+        if result.newer is not None:
+            self._adopt(result.domain, state, result.newer, SHARED)
+        elif result.revision is not None:
+            state.revision = result.revision
+        elif result.state is not None and self.sync.learning.needs_fit(
+                result.state, state.learned.entry if state.learned else None):
+            self._sample_complete(result.domain, state, start_fit=True)
+
+    def reset_shared_samples(self) -> None:
+        """The shared store was lost: domains still sampling start a sample of their own."""
+        self.poller.stop()
+        for state in self.domains.values():
+            if state.model is None or state.resampling:
+                state.urls, state.sampled, state.sample_full = set(), 0, False
+                if state.status == FITTING:
+                    state.status = SAMPLING
 
     # -- models for the pipeline ---------------------------------------------------------
     def model_for(self, domain: str) -> SiteModel | None:
@@ -177,10 +234,10 @@ class BoilerplateLearner:
         """True when an item of ``domain`` should wait for the domain's model.
 
         The middleware sees a response before the spider makes its items, so a domain with no
-        sampled page yet (e.g. an item URL on another host) has no model coming: no waiting.
+        page offered to its sample yet (e.g. an item URL on another host) has no model coming: no waiting.
         """
         state = self.domains.get(domain)
-        return state is not None and (state.status == FITTING or (state.status == SAMPLING and bool(state.pages)))
+        return state is not None and (state.status == FITTING or (state.status == SAMPLING and bool(state.urls)))
 
     def take_prepared(self, domain: str, url: str, html: str) -> CleanedPage | None:
         """The cleaning already done during the fit for this very page, if any."""
@@ -190,6 +247,42 @@ class BoilerplateLearner:
         sampled_html, cleaned = state.prepared.pop(url)
         return cleaned if sampled_html == html else None
 
+    # -- template drift -------------------------------------------------------------------
+    def drift_due(self, domain: str, model: SiteModel) -> Learned | None:
+        """The model in use if this page of ``domain`` should be measured for drift (one in N)."""
+        state = self.domains.get(domain)
+        monitor = self.sync.monitor
+        if monitor is None or state is None or state.learned is None or state.learned.model is not model:
+            return None
+        return state.learned if not state.resampling and monitor.due(domain) else None
+
+    def observe(self, domain: str, learned: Learned, removed_share: float, unseen_share: float | None) -> None:
+        """One measured page; on drift, ``domain`` samples again while its model keeps cleaning."""
+        state = self.domains.get(domain)
+        if state is None or state.learned is not learned:
+            return  # the model changed meanwhile
+        try:
+            drift = self.sync.learning.observe(domain, removed_share, unseen_share, learned)
+        except StoreError as exc:
+            self.sync.failed("restart a sample after drift", exc)
+            return
+        if drift is not None:
+            self.stats.inc_value(keys.DRIFT_DETECTED)
+            state.resampling, state.urls, state.sampled, state.sample_full = True, set(), 0, False
+
+    def _make_room_for(self, domain: str) -> None:
+        """Bound sample memory: past BOILERPLATE_MAX_SAMPLING_DOMAINS, the oldest sampling domain
+        (the first to start) gives up its sample and is cleaned by the fallback."""
+        while len(self._sampling) >= self.config.max_sampling_domains:
+            oldest = next(iter(self._sampling))
+            del self._sampling[oldest]
+            state = self.state(oldest)
+            self.stats.inc_value(keys.DOMAINS_EVICTED)
+            if state.model is None:
+                self.use_fallback(oldest, reason="too many domains sampling at once")
+            state.sampling_closed, state.resampling, state.urls = True, False, set()  # a re-sample: keep the model
+            self.sync.drop_sample(oldest)
+
     def use_fallback(self, domain: str, reason: str, release: str = NO_MODEL) -> None:
         """Clean ``domain`` with the fallback from now on (its sampling may still complete later)."""
         state = self.state(domain)
@@ -197,8 +290,8 @@ class BoilerplateLearner:
             return
         state.status = FALLBACK
         self.stats.inc_value(keys.DOMAINS_FALLBACK)
-        logger.info("boilerplate: %s has no site model (%s, %d pages sampled); cleaning it with %s",
-                    domain, reason, len(state.pages), self.config.fallback.label)
+        logger.info("boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
+                    domain, reason, state.sampled, self.config.fallback.label)
         self._release(domain, release)
 
     def _release(self, domain: str, reason: str) -> None:
@@ -236,9 +329,11 @@ class BoilerplateLearner:
                 self.use_fallback(domain, reason="sample never completed")
 
     def spider_closed(self) -> None:
-        """Stop watching, release anything left, and record the share of text removed."""
+        """Stop watching and polling, release anything left, and record the share of text removed."""
         self.watcher.stop()
+        self.poller.stop()
         self.release_all()
+        self.sync.close()
         total = self.stats.get_value(keys.CHARS_TOTAL, 0)
         if total:
             self.stats.set_value(keys.REMOVED_SHARE, round(self.stats.get_value(keys.CHARS_REMOVED, 0) / total, 4))

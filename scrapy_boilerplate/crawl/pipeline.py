@@ -17,6 +17,7 @@ from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store.sharing import Learned, SharedLearning
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,12 @@ FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
 def clean_html(model: SiteModel, html: str, url: str) -> CleanedPage:
     """Clean one page (may run in a worker thread: the model is only read)."""
     return model.clean(Page(html, url))
+
+
+def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -> tuple[CleanedPage, float | None]:
+    """Clean one page and measure its unseen share for drift on the same parsed tree (thread-safe)."""
+    page = Page(html, url)
+    return model.clean(page), SharedLearning.unseen_share(learned, page)
 
 
 def skip_reason(html: Any, max_bytes: int) -> str | None:
@@ -77,7 +84,10 @@ class BoilerplatePipeline:
         domain = domain_of(url) if url else ""
         model = await self._model_for(domain, len(html)) if domain else None
         prepared = self.learner.take_prepared(domain, url, html) if model is not None else None
-        cleaned, fallback = (prepared, False) if prepared is not None else await self._clean(model, html, url)
+        if prepared is None and model is not None and (learned := self.learner.drift_due(domain, model)):
+            cleaned, fallback = await self._measure(domain, learned, html, url)
+        else:
+            cleaned, fallback = (prepared, False) if prepared is not None else await self._clean(model, html, url)
         if cleaned is not None:
             self._write(item, cleaned, fallback)
         return item
@@ -113,6 +123,18 @@ class BoilerplatePipeline:
                 self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
                 logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, url, exc)
         return None, False
+
+    async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
+        """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
+        try:
+            if self.config.clean_in_thread:
+                cleaned, unseen = await run_in_thread(clean_and_measure, learned.model, html, url, learned)
+            else:
+                cleaned, unseen = clean_and_measure(learned.model, html, url, learned)
+        except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
+            return await self._clean(learned.model, html, url)
+        self.learner.observe(domain, learned, cleaned.removed_share, unseen)
+        return cleaned, False
 
     def _write(self, item: Any, cleaned: CleanedPage, fallback: bool) -> None:
         values: dict[str, Any] = {self.config.text_field: cleaned.text}

@@ -20,10 +20,18 @@ CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
 REMOVED_SHARE = "boilerplate/removed_share"
 ERRORS = "boilerplate/errors/{kind}"
+STORE_LOADED = "boilerplate/store/loaded"
+STORE_SAVED = "boilerplate/store/saved"
+STORE_CORRUPT = "boilerplate/store/corrupt"  # counted by the store itself (scrapy_boilerplate.store.base)
+STORE_ERRORS = "boilerplate/store/errors"
+MODELS_SHARED = "boilerplate/models/shared"
+MODELS_REFITTED = "boilerplate/models/refitted"
+DRIFT_DETECTED = "boilerplate/drift/detected"
 
 # Every documented key pattern (the docs test compares this with docs/README).
 ALL_KEYS: tuple[str, ...] = (
     SAMPLE_PAGES, SAMPLE_SKIPPED, MODELS_FITTED, FIT_SECONDS, DOMAINS_FALLBACK, DOMAINS_EVICTED, ITEMS_CLEANED,
     ITEMS_FALLBACK, ITEMS_HELD, ITEMS_RELEASED, ITEMS_HOLD_FULL, ITEMS_SKIPPED, CHARS_TOTAL,
-    CHARS_REMOVED, REMOVED_SHARE, ERRORS,
+    CHARS_REMOVED, REMOVED_SHARE, ERRORS, STORE_LOADED, STORE_SAVED, STORE_CORRUPT, STORE_ERRORS,
+    MODELS_SHARED, MODELS_REFITTED, DRIFT_DETECTED,
 )

@@ -6,6 +6,7 @@ from scrapy_boilerplate.store.directory import DirectoryStore, default_directory
 from scrapy_boilerplate.store.drift import Drift, DriftMonitor, fit_baseline
 from scrapy_boilerplate.store.factory import check_location, coordinator_for, open_store, store_from_settings
 from scrapy_boilerplate.store.fingerprint import Fingerprint
+from scrapy_boilerplate.store.memory import MemoryStore
 from scrapy_boilerplate.store.record import Baseline, StoredModel, StoreEntry, StoreFormatError
 from scrapy_boilerplate.store.redis_backend import RedisStore
 from scrapy_boilerplate.store.sharing import FitOutcome, Learned, SharedLearning
@@ -21,6 +22,7 @@ __all__ = [
     "FitOutcome",
     "Learned",
     "LocalCoordinator",
+    "MemoryStore",
     "ModelStore",
     "RedisStore",
     "SampleOffer",

@@ -76,8 +76,10 @@ class ModelStore(abc.ABC):
     def put(self, stored: StoredModel) -> StoreEntry:
         """Store (or replace) a model atomically; returns its entry with ``size`` filled in."""
         data = encode_record(stored)
-        self.put_record(data)
-        return decode_entry(data)
+        entry = decode_entry(data)
+        self._write(check_name("spider", entry.spider), check_name("domain", entry.domain), data)
+        self._reported.discard((entry.spider, entry.domain))
+        return entry
 
     def delete(self, spider: str, domain: str) -> bool:
         """Remove ``domain``'s model; True if there was one."""
@@ -110,17 +112,20 @@ class ModelStore(abc.ABC):
         """Store record bytes (from :meth:`get_record` of any store) after validating them fully."""
         entry = decode_record(data).entry
         self._write(check_name("spider", entry.spider), check_name("domain", entry.domain), data)
+        self._reported.discard((entry.spider, entry.domain))
         return decode_entry(data)
 
     # -- helpers -----------------------------------------------------------------------------
     def _corrupt(self, spider: str, domain: str, exc: Exception) -> None:
+        """Count and log a bad record once (until a good one replaces it), however often it is read."""
+        if (spider, domain) in self._reported:
+            return
+        self._reported.add((spider, domain))
         self.corrupt += 1
         if self.stats is not None:
             self.stats.inc_value("boilerplate/store/corrupt")
-        if (spider, domain) not in self._reported:
-            self._reported.add((spider, domain))
-            logger.warning("stored model of %s/%s in %s is unusable and will be re-learned: %s",
-                           spider, domain, self.location, exc)
+        logger.warning("stored model of %s/%s in %s is unusable and will be re-learned: %s",
+                       spider, domain, self.location, exc)
 
     def _load_entry(self, spider: str, domain: str) -> StoreEntry | None:
         """Metadata of one record; backends with a cheaper path override this."""

@@ -1,0 +1,141 @@
+"""The learner's link to the model store (``BOILERPLATE_STORE``): persistent, shared, re-learned models.
+
+Every store call that can block (a fit, a Redis poll) runs in the reactor's thread pool; the
+learner applies the results on the reactor thread.  A store that fails (disk, network) is
+counted under ``boilerplate/store/errors`` and logged once: the crawl goes on with what it has.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from scrapy.crawler import Crawler
+
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.config import BoilerplateConfig
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store import (
+    DriftMonitor,
+    LocalCoordinator,
+    MemoryStore,
+    SampleOffer,
+    SampleState,
+    SharedLearning,
+    StoreError,
+    coordinator_for,
+    store_from_settings,
+)
+from scrapy_boilerplate.store.record import StoreEntry
+from scrapy_boilerplate.store.sharing import Learned
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PollResult:
+    """What a poll found for one domain: a newer stored model, the shared sample's state, the revision."""
+
+    domain: str
+    newer: Learned | None
+    state: SampleState | None = None
+    revision: object = None
+
+
+class ModelSync:
+    """Store, coordinator and drift monitor of one crawl, with the crawl's error accounting."""
+
+    def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
+        self.stats = crawler.stats
+        self.store = store_from_settings(crawler.settings, crawler.stats)
+        self.coordinator = coordinator_for(self.store)
+        monitor = (DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every)
+                   if config.drift_enabled else None)
+        spider = getattr(crawler.spidercls, "name", None) or "default"
+        self.learning = SharedLearning(self.store, self.coordinator, spider, config.model, config.sample_size,
+                                       config.fit_lock_ttl, monitor)
+        self._failed_once = False
+        logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes share the samples and models (a Redis store)."""
+        return not isinstance(self.coordinator, LocalCoordinator)
+
+    @property
+    def persistent(self) -> bool:
+        """False once the crawl went on without its store (models then live in memory only)."""
+        return not isinstance(self.store, MemoryStore)
+
+    @property
+    def monitor(self) -> DriftMonitor | None:
+        """The drift monitor, or None when drift watching is off."""
+        return self.learning.monitor
+
+    def go_local(self, what: str, exc: Exception) -> bool:
+        """The shared store failed mid-way: go on in this process alone, models kept in memory.
+
+        Returns True if this call made the switch (the caller then re-samples what was shared)."""
+        self.failed(what, exc)
+        if not self.shared:
+            return False
+        old = self.learning
+        self.store, self.coordinator = MemoryStore(self.stats), LocalCoordinator()
+        self.learning = SharedLearning(self.store, self.coordinator, old.spider, old.spec, old.sample_size,
+                                       old.lock_ttl, old.monitor)
+        logger.warning("boilerplate: continuing without the shared model store: this worker samples and fits "
+                       "on its own, and its models are not kept")
+        return True
+
+    def failed(self, what: str, exc: Exception) -> None:
+        """Count a store failure and log the first one (reactor thread)."""
+        self.stats.inc_value(keys.STORE_ERRORS)
+        if not self._failed_once:
+            self._failed_once = True
+            logger.warning("boilerplate: model store %s failed to %s (%s); going on without it where needed",
+                           self.store.location, what, exc)
+
+    def load(self, domain: str) -> Learned | None:
+        """The stored model of ``domain``, or None (absent, unusable, or the store failed)."""
+        try:
+            learned = self.learning.load(domain)
+        except StoreError as exc:
+            self.failed("load a model", exc)
+            return None
+        if learned is not None:
+            self.stats.inc_value(keys.STORE_LOADED)
+        return learned
+
+    def offer(self, domain: str, page: Page) -> SampleOffer | None:
+        """Offer a page to the domain's (shared) sample; None if the store failed (see :meth:`go_local`)."""
+        try:
+            return self.learning.offer(domain, page)
+        except StoreError as exc:
+            self.go_local("share a sample page", exc)
+            return None
+
+    def drop_sample(self, domain: str) -> None:
+        """Free an evicted domain's sample pages when they live in this process (a shared sample stays)."""
+        if not self.shared:
+            state = self.learning.state(domain)
+            self.learning.coordinator.finish_sample(self.learning.spider, domain, state.generation)
+
+    def poll(self, waiting: dict[str, StoreEntry | None],
+             ready: dict[str, tuple[object, StoreEntry]]) -> list[PollResult]:
+        """Blocking (run it in a thread).  For each waiting domain: a newer stored model, or else its
+        shared sample state.  For ready domains (domain -> (known revision, entry in use)): the
+        current revision, and the stored model when it changed to a newer one (another worker's re-fit)."""
+        results = []
+        for domain, known in waiting.items():
+            newer = self.learning.newer(domain, known)
+            results.append(PollResult(domain, newer, None if newer else self.learning.state(domain)))
+        revisions = self.store.revisions(self.learning.spider, list(ready)) if ready else {}
+        for domain, revision in revisions.items():
+            known_revision, entry = ready[domain]
+            newer = self.learning.newer(domain, entry) if revision != known_revision else None
+            results.append(PollResult(domain, newer, None, revision))
+        return results
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self.store.close()

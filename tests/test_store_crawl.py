@@ -1,0 +1,188 @@
+"""Real crawls with the model store: incremental crawls, distributed workers on scrapy-redis, drift.
+
+Each crawl runs in its own process (see store_harness); distributed ones share a real Redis server
+(the ``redis_url`` fixture) through the scrapy-redis scheduler, as a scrapy-redis deployment does.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from collections import Counter
+
+import pytest
+from store_crawl_models import HANG_ENV, StoredBlocks
+from store_harness import start_crawl
+from store_support import redesign
+
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site
+from scrapy_boilerplate.models.registry import registry
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store import DirectoryStore, open_store
+
+MODEL = "test_stored_blocks"
+N_PAGES = 40
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """One linked synthetic site of 40 pages on a loopback port; yields (base URL, {url: page})."""
+    root = tmp_path_factory.mktemp("site")
+    pages = write_linked_site(root, "store.example", N_PAGES, seed=7)
+    with serve_directory(root) as base:
+        yield base, {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+
+
+def urls(base: str, n: int = N_PAGES) -> list[str]:
+    return [f"{base}/article/{i}.html" for i in range(n)]
+
+
+def assert_cleaned_by_site_model(items: list[dict], gold: dict) -> None:
+    """Every item was cleaned by the site model (no fallback), keeping the article and dropping the template."""
+    assert Counter(item["boilerplate_model"] for item in items) == {MODEL: len(items)}
+    for item in items:
+        page = gold[item["url"]]
+        assert page.article_text.split("\n\n")[1][:80] in item["text"]
+        assert page.template_texts[-1] not in item["text"]  # the cookie banner
+
+
+def test_an_incremental_crawl_cleans_from_its_first_page_with_the_stored_model(site, tmp_path):
+    base, gold = site
+    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10,
+                "BOILERPLATE_STORE": str(tmp_path / "models")}
+    first = start_crawl(tmp_path / "first", urls(base, 20), settings, follow="^$").result()
+    assert first.stats[keys.MODELS_FITTED] == 1 and first.stats[keys.STORE_SAVED] == 1
+    second = start_crawl(tmp_path / "second", urls(base)[20:], settings, follow="^$").result()
+    assert second.stats.get("finish_reason") == "finished", second.log[-2000:]
+    assert keys.MODELS_FITTED not in second.stats and keys.SAMPLE_PAGES not in second.stats
+    assert second.stats[keys.STORE_LOADED] == 1
+    assert keys.ITEMS_HELD not in second.stats  # nothing waited: cleaned from the first page
+    assert len(second.items) == 20
+    assert_cleaned_by_site_model(second.items, gold)
+
+
+def test_a_corrupt_stored_model_is_counted_and_re_learned(site, tmp_path):
+    base, gold = site
+    models = tmp_path / "models"
+    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10, "BOILERPLATE_STORE": str(models)}
+    start_crawl(tmp_path / "first", urls(base, 12), settings, follow="^$").result()
+    (before,) = DirectoryStore(models).list()
+    (record,) = models.glob("site/*.json")
+    record.write_bytes(record.read_bytes()[:100])
+    again = start_crawl(tmp_path / "again", urls(base)[12:], settings, follow="^$").result()
+    assert again.stats.get("finish_reason") == "finished"
+    assert again.stats[keys.STORE_CORRUPT] == 1 and again.stats[keys.MODELS_FITTED] == 1
+    assert "is unusable and will be re-learned" in again.log
+    assert_cleaned_by_site_model(again.items, gold)
+    (after,) = DirectoryStore(models).list()  # the record is whole again: replaced by the new fit
+    assert after.fitted_at > before.fitted_at and after.pages == 10
+
+
+def test_an_unreachable_redis_store_never_stops_the_crawl(site, tmp_path):
+    base, gold = site
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10,
+                "BOILERPLATE_STORE": "redis://127.0.0.1:1/0"}  # nothing listens there
+    result = start_crawl(tmp_path / "out", urls(base, 25), settings, follow="^$").result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert result.stats[keys.STORE_ERRORS] >= 1 and result.stats[keys.MODELS_FITTED] == 1
+    assert keys.STORE_SAVED not in result.stats
+    assert result.log.count("continuing without the shared model store") == 1
+    assert len(result.items) == 25
+    assert_cleaned_by_site_model(result.items, gold)
+
+
+@pytest.fixture
+def redis_crawl(redis_url):
+    """Settings for workers of one scrapy-redis crawl on the test server; its keys are removed after."""
+    pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (it is in the test extra)")
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex}"
+    yield {
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_PERSIST": True,  # a worker that finishes first must not flush the shared queue
+        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
+        "REDIS_URL": redis_url,
+        "BOILERPLATE_STORE": "redis",
+        "BOILERPLATE_STORE_PREFIX": prefix,
+        "BOILERPLATE_STORE_POLL": 0.2,
+        "BOILERPLATE_MODEL": MODEL,
+        "BOILERPLATE_SAMPLE_SIZE": 10,
+    }
+    client = redis.Redis.from_url(redis_url)
+    for name in client.scan_iter(f"{prefix}:*"):
+        client.delete(name)
+    client.close()
+
+
+def test_workers_share_one_sample_and_one_fit_and_lose_or_repeat_nothing(site, tmp_path, redis_crawl, monkeypatch):
+    base, gold = site
+    settings = {**redis_crawl, "CONCURRENT_REQUESTS": 2, "DOWNLOAD_DELAY": 0.05}
+    workers = [start_crawl(tmp_path / f"w{n}", urls(base), settings, follow="^$") for n in range(3)]
+    results = [w.result() for w in workers]
+    for result in results:
+        assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    items = [item for result in results for item in result.items]
+    assert Counter(item["url"] for item in items) == Counter(urls(base))  # every page once, across workers
+    assert sum(1 for result in results if len(result.items) >= 3) >= 2  # the work was really shared
+    assert sum(r.stats.get(keys.MODELS_FITTED, 0) for r in results) == 1
+    assert sum(r.stats.get(keys.SAMPLE_PAGES, 0) for r in results) == 10
+    assert_cleaned_by_site_model(items, gold)
+    stored = open_store(redis_crawl["REDIS_URL"], prefix=redis_crawl["BOILERPLATE_STORE_PREFIX"])
+    (entry,) = stored.list()
+    assert entry.pages == 10 and entry.model == MODEL
+    monkeypatch.setitem(registry._classes, MODEL, StoredBlocks)  # readable here too, for this test only
+    model = stored.get(entry.spider, entry.domain).model
+    for item in items:  # the one stored model cleaned every worker's items
+        assert item["text"] == model.clean(Page(item["html"], item["url"])).text
+    stored.close()
+
+
+def test_a_worker_killed_while_fitting_does_not_stall_the_others_past_the_lock_expiry(site, tmp_path, redis_crawl):
+    base, gold = site
+    ttl = 3.0
+    settings = {**redis_crawl, "BOILERPLATE_FIT_LOCK_TTL": ttl, "CONCURRENT_REQUESTS": 1, "DOWNLOAD_DELAY": 0.05}
+    marker = tmp_path / "fitting"
+    doomed = start_crawl(tmp_path / "doomed", urls(base), settings, env={HANG_ENV: str(marker)}, follow="^$")
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        assert time.monotonic() < deadline and doomed.process.poll() is None, doomed.result().log[-3000:]
+        time.sleep(0.05)
+    survivor = start_crawl(tmp_path / "survivor", urls(base), settings, follow="^$")
+    os.kill(doomed.process.pid, signal.SIGKILL)  # dies holding the fit lock, the sample complete in Redis
+    killed_at = time.monotonic()
+    result = survivor.result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert time.monotonic() - killed_at < ttl + 20  # far below the hold timeout (60 s)
+    assert result.stats[keys.MODELS_FITTED] == 1
+    assert result.stats.get(keys.SAMPLE_PAGES, 0) == 0  # it fitted the dead worker's sample pages
+    assert result.items and keys.ITEMS_FALLBACK not in result.stats
+    assert_cleaned_by_site_model(result.items, gold)
+
+
+def test_a_template_change_halfway_triggers_one_refit(tmp_path):
+    root = tmp_path / "drifting"
+    pages = write_linked_site(root, "drift.example", 70, seed=3)
+    for i in range(30, 70):  # the site is redesigned from page 30 on
+        path = root / "article" / f"{i}.html"
+        path.write_text(redesign(path.read_text(encoding="utf-8")), encoding="utf-8")
+    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 8, "BOILERPLATE_STORE": str(tmp_path / "m"),
+                "BOILERPLATE_DRIFT_WINDOW": 6, "BOILERPLATE_DRIFT_EVERY": 1, "CONCURRENT_REQUESTS": 1}
+    with serve_directory(root) as base:
+        result = start_crawl(tmp_path / "out", urls(base, 70), settings, follow="^$").result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert result.stats[keys.DRIFT_DETECTED] == 1
+    assert result.stats[keys.MODELS_REFITTED] == 1 and result.stats[keys.MODELS_FITTED] == 2
+    assert result.stats[keys.SAMPLE_PAGES] == 16
+    assert len(result.items) == 70 and keys.ITEMS_FALLBACK not in result.stats
+    gold = {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+    assert_cleaned_by_site_model(result.items, gold)
+    entry = DirectoryStore(tmp_path / "m").list()[0]
+    assert entry.generation == 1  # the stored model is the re-fitted one
+    assert "changed its template" in result.log and "re-fitted" in result.log
