@@ -9,8 +9,7 @@ alone could pass the threshold, so no pair of blocks is visited in a Python loop
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import lxml.etree
@@ -27,7 +26,7 @@ _ATTRIBUTES = ("title", "alt")
 class BlockVectors:
     """One page's blocks as vectors: per-block tag counts plus hashed text features."""
 
-    tags: list[Counter[str]]
+    tags: list[dict[str, int]]
     keys: np.ndarray  # uint64 hashed line / attribute features
     owner: np.ndarray  # int64 block number of each key
     weight: np.ndarray  # float64 count of each key in its block
@@ -39,17 +38,27 @@ class BlockVectors:
         return len(self.tags)
 
 
-def _features(block: Block) -> tuple[Counter[str], Counter[str]]:
+def _features(block: Block) -> tuple[dict[str, int], dict[str, int]]:
     """(tag counts, line and title/alt counts) of one block; a mixed block counts only its own tag."""
-    elements = block.element.iter(lxml.etree.Element) if block.leaf else (block.element,)
-    tags: Counter[str] = Counter()
-    texts: Counter[str] = Counter("l\x1f" + line for line in text_lines(block.text))
+    element = block.element
+    texts: dict[str, int] = {}
+    for line in text_lines(block.text):
+        key = "l\x1f" + line
+        texts[key] = texts.get(key, 0) + 1
+    if not block.leaf or len(element) == 0:
+        tags = {element.tag: 1}
+        elements: Iterable[lxml.etree._Element] = (element,)
+    else:
+        tags = {}
+        elements = list(element.iter(lxml.etree.Element))
+        for el in elements:
+            tags[el.tag] = tags.get(el.tag, 0) + 1
     for el in elements:
-        tags[el.tag] += 1
         for name in _ATTRIBUTES:
             value = el.get(name)
             if value and not value.isspace():
-                texts["a\x1f" + value.strip().lower()] += 1
+                key = "a\x1f" + value.strip().lower()
+                texts[key] = texts.get(key, 0) + 1
     return tags, texts
 
 
