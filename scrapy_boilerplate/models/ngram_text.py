@@ -78,13 +78,16 @@ class SourceAligner:
             start = found + 1
         return -1
 
-    def locate(self, text: str) -> list[list[tuple[int, int]]]:
-        """Source spans of each whitespace-separated word of ``text`` (empty list: not found)."""
-        words = [(m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+    def anchor(self, text: str) -> int:
+        """Offset of ``text`` as one verbatim text node, moving the cursor past it; -1 if none."""
         found = self._anchored(text)
         if found >= 0:
             self.cursor = found + len(text)
-            return [[(found + s, found + e)] for s, e in words]
+        return found
+
+    def locate_words(self, text: str, words: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+        """Source spans of the word pieces of each ``(start, end)`` word of ``text``, one by one
+        (for text that differs from its source: entities, merged nodes)."""
         spans: list[list[tuple[int, int]]] = []
         for s, e in words:
             word_spans = []
@@ -115,13 +118,20 @@ def _collect(root: Element, html: str) -> _Words:
         text = element.tail if is_tail else element.text
         if not text.strip():
             continue
+        matches = [m.span() for m in _WORD_RE.finditer(text)]
         lo = len(words.lengths)
-        for match, spans in zip(_WORD_RE.finditer(text), aligner.locate(text)):
-            for s, e in spans:
-                words.span_word.append(len(words.lengths))
-                words.span_start.append(s)
-                words.span_end.append(e)
-            words.lengths.append(match.end() - match.start())
+        found = aligner.anchor(text)
+        if found >= 0:  # the common case: the node is verbatim in the source
+            words.span_word.extend(range(lo, lo + len(matches)))
+            words.span_start.extend([found + s for s, _ in matches])
+            words.span_end.extend([found + e for _, e in matches])
+        else:
+            for i, spans in enumerate(aligner.locate_words(text, matches)):
+                for s, e in spans:
+                    words.span_word.append(lo + i)
+                    words.span_start.append(s)
+                    words.span_end.append(e)
+        words.lengths.extend([e - s for s, e in matches])
         words.slots.append((element, is_tail, text, lo, len(words.lengths)))
     return words
 
