@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -23,14 +24,20 @@ def _ping(url: str) -> bool:
         return False
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @contextlib.contextmanager
 def running_redis(port: int, workdir: Path) -> Iterator[str]:
-    """Yield the URL of a Redis server on ``port``: started here (and shut down after), or reused."""
+    """Yield the URL of a Redis server started here on ``port`` (another free port if a server of
+    another test session already answers there) and shut down after."""
     pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    if _ping(f"redis://127.0.0.1:{port}/0"):  # not ours: it may stop while we still need one
+        port = _free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    if _ping(url):  # another test session's server: keys are namespaced per test, so sharing is safe
-        yield url
-        return
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does it)")
     subprocess.run(["redis-server", "--port", str(port), "--daemonize", "yes", "--bind", "127.0.0.1",

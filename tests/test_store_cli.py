@@ -95,3 +95,16 @@ def test_import_skips_damaged_lines_and_says_so(models_dir: Path, tmp_path: Path
 def test_a_bad_store_location_is_a_clear_error(capsys):
     assert main(["models", "list", "--store", "ftp://example.com/models"]) == 2
     assert "unsupported store" in capsys.readouterr().err
+
+
+def test_without_store_the_scrapy_projects_setting_is_used(models_dir: Path, tmp_path: Path, monkeypatch, capsys):
+    project = tmp_path / "project"
+    (project / "myproject").mkdir(parents=True)
+    (project / "scrapy.cfg").write_text("[settings]\ndefault = myproject.settings\n")
+    (project / "myproject" / "__init__.py").write_text("")
+    (project / "myproject" / "settings.py").write_text(f"BOILERPLATE_STORE = {str(models_dir)!r}\n")
+    monkeypatch.chdir(project)
+    monkeypatch.syspath_prepend(str(project))
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "myproject.settings")  # what scrapy.cfg names; undone after
+    assert main(["models", "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"3 models in {models_dir}"

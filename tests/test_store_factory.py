@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import uuid
 from pathlib import Path
 
@@ -39,7 +40,11 @@ def test_paths_and_file_urls_open_directories(tmp_path: Path):
         open_store("s3://bucket/models")
     with pytest.raises(ValueError, match="empty"):
         check_location("")
-    check_location("redis://localhost:6379/0")  # well-formed: nothing is contacted
+    if importlib.util.find_spec("redis") is not None:
+        check_location("redis://localhost:6379/0")  # well-formed: nothing is contacted
+    else:
+        with pytest.raises(ImportError, match="scrapy-boilerplate\\[redis\\]"):
+            check_location("redis://localhost:6379/0")
 
 
 def _round_trip(store: RedisStore) -> None:
