@@ -66,7 +66,7 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
 
     Returns the outermost removed elements that held text (paths taken before any removal).
     """
-    doomed = [el for el in iter_elements(tree) if el.tag in PAPER_REMOVED_TAGS and el is not tree]
+    doomed = [el for el in tree.iter(*PAPER_REMOVED_TAGS) if el is not tree]
     getpath = tree.getroottree().getpath
     doomed_set = set(doomed)
     stripped = []
@@ -79,8 +79,10 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
         if el.getparent() is not None:
             remove_keeping_tail(el)
     for el in iter_elements(tree):
-        for attribute in PAPER_DROPPED_ATTRIBUTES:
-            el.attrib.pop(attribute, None)
+        attrib = el.attrib
+        if attrib:
+            for attribute in PAPER_DROPPED_ATTRIBUTES:
+                attrib.pop(attribute, None)
     return stripped
 
 
@@ -156,7 +158,7 @@ class PValueModel(SiteModel):
         if self.variant == "improved":
             from scrapy_boilerplate.models.pvalue_region import refine_region_explained
 
-            refinement = refine_region_explained(result.tree, main)
+            refinement = refine_region_explained(result.tree, main, result.lengths)
             main = refinement.region
         text = to_text(main)
         html = lxml.html.tostring(main, encoding="unicode")
