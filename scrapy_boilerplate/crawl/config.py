@@ -59,6 +59,8 @@ SETTINGS: dict[str, SettingDoc] = {
         1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
     "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(
         True, "Clean items in the reactor thread pool instead of the reactor thread."),
+    "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
+        10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
 }
 
 
@@ -85,6 +87,7 @@ class BoilerplateConfig:
     hold_timeout: float
     quiet_seconds: float
     clean_in_thread: bool
+    inline_clean_ms: float
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -113,6 +116,7 @@ class BoilerplateConfig:
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
             quiet_seconds=_positive_float(settings, "BOILERPLATE_QUIET_SECONDS"),
             clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool),
+            inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
         )
 
     @property
