@@ -19,7 +19,7 @@ VOID_TAGS: frozenset[str] = frozenset(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Lengths:
     """Lengths of one element's subtree (tail excluded)."""
 

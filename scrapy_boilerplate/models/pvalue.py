@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import lxml.etree
 import lxml.html
 
-from scrapy_boilerplate.html import iter_elements, normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.registry import register
@@ -78,11 +78,7 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
     for el in doomed:
         if el.getparent() is not None:
             remove_keeping_tail(el)
-    for el in iter_elements(tree):
-        attrib = el.attrib
-        if attrib:
-            for attribute in PAPER_DROPPED_ATTRIBUTES:
-                attrib.pop(attribute, None)
+    lxml.etree.strip_attributes(tree, *PAPER_DROPPED_ATTRIBUTES)
     return stripped
 
 
