@@ -101,6 +101,7 @@ def main(spec_path: str) -> None:
 
     register(crawl_models.CommonBlocks)
     register(crawl_models.Broken)
+    register(crawl_models.ThreadReporter)
     spec = json.loads(Path(spec_path).read_text())
     out = Path(spec["out"])
     settings = {

@@ -45,3 +45,16 @@ class Broken(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         raise RuntimeError("broken model")
+
+
+class ThreadReporter(CommonBlocks):
+    """:class:`CommonBlocks` whose text ends with the name of the thread that cleaned the page."""
+
+    name = "test_thread_reporter"
+
+    def _clean(self, page: Page) -> CleanedPage:
+        import threading
+
+        cleaned = super()._clean(page)
+        text = f"{cleaned.text}\ncleaned in {threading.current_thread().name}"
+        return CleanedPage(text, "", self.name, cleaned.total_chars, cleaned.kept_chars)

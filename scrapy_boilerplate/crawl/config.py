@@ -71,6 +71,8 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(
         0.25, "Departure from the baseline (share of page text) that means the template changed."),
     "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
+    "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
+        10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
 }
 
 
@@ -105,6 +107,7 @@ class BoilerplateConfig:
     drift_window: int = 20
     drift_tolerance: float = 0.25
     drift_every: int = 4
+    inline_clean_ms: float = 10.0
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -141,6 +144,7 @@ class BoilerplateConfig:
             drift_window=_positive_int(settings, "BOILERPLATE_DRIFT_WINDOW"),
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
+            inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
         )
 
     @property

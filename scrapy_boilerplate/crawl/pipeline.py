@@ -9,6 +9,7 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL
 from scrapy_boilerplate.crawl.itemfields import ItemFields
@@ -22,11 +23,6 @@ from scrapy_boilerplate.store.sharing import Learned, SharedLearning
 logger = logging.getLogger(__name__)
 
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
-
-
-def clean_html(model: SiteModel, html: str, url: str) -> CleanedPage:
-    """Clean one page (may run in a worker thread: the model is only read)."""
-    return model.clean(Page(html, url))
 
 
 def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -> tuple[CleanedPage, float | None]:
@@ -58,6 +54,7 @@ class BoilerplatePipeline:
         self.config = learner.config
         self.stats = learner.stats
         self.fields = ItemFields(self.config.output_fields)
+        self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
 
     @classmethod
@@ -114,10 +111,7 @@ class BoilerplatePipeline:
         candidates = [model] if model is not None else []
         for candidate in [*candidates, self.learner.fallback]:
             try:
-                if self.config.clean_in_thread:
-                    cleaned = await run_in_thread(clean_html, candidate, html, url)
-                else:
-                    cleaned = clean_html(candidate, html, url)
+                cleaned = await self.cleaner.clean(candidate, html, url)
                 return cleaned, candidate is self.learner.fallback
             except Exception as exc:  # degrade, never crash: the item goes on
                 self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))

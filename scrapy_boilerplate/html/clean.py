@@ -6,7 +6,6 @@ from collections.abc import Iterable
 
 import lxml.etree
 
-from scrapy_boilerplate.html.walk import iter_nodes
 
 NON_CONTENT_TAGS: frozenset[str] = frozenset({"script", "style", "noscript", "template"})
 
@@ -32,11 +31,16 @@ def drop_non_content(root: lxml.etree._Element, tags: Iterable[str] = NON_CONTEN
     Returns how many subtrees were removed.
     """
     wanted = frozenset(tags)
-
-    def doomed(node: lxml.etree._Element) -> bool:
-        return not isinstance(node.tag, str) or node.tag in wanted
-
-    outermost = [node for node in iter_nodes(root, prune=doomed) if doomed(node) and node is not root]
+    if not isinstance(root.tag, str) or root.tag in wanted:
+        return 0
+    # lxml finds the candidates at C level, in document order; keep the outermost ones.
+    found = root.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity, *wanted)
+    doomed: set[lxml.etree._Element] = set()
+    outermost = []
+    for node in found:
+        doomed.add(node)
+        if not any(ancestor in doomed for ancestor in node.iterancestors()):
+            outermost.append(node)
     for node in outermost:
         remove_keeping_tail(node)
     return len(outermost)

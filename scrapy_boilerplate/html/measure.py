@@ -19,7 +19,7 @@ VOID_TAGS: frozenset[str] = frozenset(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Lengths:
     """Lengths of one element's subtree (tail excluded)."""
 
@@ -36,7 +36,10 @@ class Lengths:
 def _tag_markup_length(el: Element) -> int:
     """Characters of ``el``'s start and end tags as serialised (``<p a="b">`` + ``</p>``)."""
     tag = el.tag
-    start = len(tag) + 2 + sum(len(k) + len(v or "") + 4 for k, v in el.attrib.items())
+    start = len(tag) + 2
+    attrib = el.attrib
+    if attrib:
+        start += sum(len(k) + len(v or "") + 4 for k, v in attrib.items())
     return start if tag in VOID_TAGS else start + len(tag) + 3
 
 
@@ -48,19 +51,20 @@ def measure(root: Element, text_length=len, skip: Collection[Element] = ()) -> d
     Subtrees rooted at an element of ``skip`` are measured as if removed (their tails stay).
     """
     out: dict[Element, Lengths] = {}
+    get = out.get
     for el in post_order(root, skip.__contains__ if skip else None):
         own = text_length(el.text) if el.text else 0
-        lengths = Lengths(own, 0, own + _tag_markup_length(el))
+        text, link_text, markup = own, 0, own + _tag_markup_length(el)
         for child in el:
-            tail = text_length(child.tail) if child.tail else 0
-            lengths.text += tail
-            lengths.markup += tail
-            sub = out.get(child)
+            tail = child.tail
+            if tail:
+                tail_length = text_length(tail)
+                text += tail_length
+                markup += tail_length
+            sub = get(child)
             if sub is not None:  # None for a comment or PI left in the tree
-                lengths.text += sub.text
-                lengths.markup += sub.markup
-                lengths.link_text += sub.link_text
-        if el.tag == "a":
-            lengths.link_text = lengths.text
-        out[el] = lengths
+                text += sub.text
+                markup += sub.markup
+                link_text += sub.link_text
+        out[el] = Lengths(text, text if el.tag == "a" else link_text, markup)
     return out

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import lxml.etree
 
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
@@ -16,78 +14,88 @@ PARAGRAPH_TAGS: frozenset[str] = frozenset(
 LINE_TAGS: frozenset[str] = frozenset("br caption dd dt legend li option tr".split())
 CELL_TAGS: frozenset[str] = frozenset({"td", "th"})
 
-_SPACE_RE = re.compile(r"\s+")
-
 _LINE = 1
 _PARAGRAPH = 2
+# Break after (and before) each tag: the two sets above as one lookup (the text walk's hot path).
+_BREAKS: dict[str, int] = {**{tag: _LINE for tag in LINE_TAGS}, **{tag: _PARAGRAPH for tag in PARAGRAPH_TAGS}}
 
 
 def normalize_space(text: str) -> str:
-    """Collapse every run of whitespace to one space and strip the ends."""
-    return _SPACE_RE.sub(" ", text).strip()
+    """Collapse every run of whitespace to one space and strip the ends.
 
-
-def _break_of(tag: str) -> int:
-    if tag in PARAGRAPH_TAGS:
-        return _PARAGRAPH
-    if tag in LINE_TAGS:
-        return _LINE
-    return 0
+    ``str.split()`` splits on exactly the characters that ``re``'s ``\\s`` matches (both use
+    Python's Unicode whitespace test), and is several times faster than a regex substitution.
+    """
+    return " ".join(text.split())
 
 
 def _pieces(root: lxml.etree._Element) -> list[str | int]:
     """Text pieces and break markers of ``root`` in document order (iterative walk)."""
     pieces: list[str | int] = []
+    append = pieces.append
     stack: list[tuple[lxml.etree._Element, bool]] = [(root, False)]
+    pop, push = stack.pop, stack.append
+    breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
     while stack:
-        node, closing = stack.pop()
-        tag = node.tag if isinstance(node.tag, str) else None
+        node, closing = pop()
+        tag = node.tag
         if closing:
-            brk = _break_of(tag) if tag else 0
+            brk = breaks.get(tag, 0)
             if brk:
-                pieces.append(brk)
-            elif tag in CELL_TAGS:
-                pieces.append(" ")
+                append(brk)
+            elif tag in cells:
+                append(" ")
             if node is not root and node.tail:
-                pieces.append(node.tail)
+                append(node.tail)
             continue
-        if tag is None or tag in NON_CONTENT_TAGS:
+        if not isinstance(tag, str) or tag in skipped:
             if node is not root and node.tail:
-                pieces.append(node.tail)
+                append(node.tail)
             continue
-        brk = _break_of(tag)
+        brk = breaks.get(tag, 0)
         if brk:
-            pieces.append(brk)
+            append(brk)
         if node.text:
-            pieces.append(node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+            append(node.text)
+        push((node, True))
+        if len(node):
+            stack.extend([(child, False) for child in reversed(node)])
     return pieces
+
+
+class _Lines:
+    """Collects text pieces into lines; a break ends the line and sets the separator before the next."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.line: list[str] = []
+        self.pending = 0
+
+    def brk(self, kind: int) -> None:
+        """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
+        if self.line:
+            text = " ".join("".join(self.line).split())  # normalize_space, inlined on the hot path
+            self.line = []
+            if text:
+                out = self.out
+                if out:
+                    out.append("\n\n" if self.pending == _PARAGRAPH else "\n")
+                out.append(text)
+                self.pending = 0
+        if kind > self.pending:
+            self.pending = kind
 
 
 def to_text(root: lxml.etree._Element) -> str:
     """Text of ``root``: paragraphs and headings separated by a blank line, list items and table
     rows on their own lines, whitespace inside each line collapsed."""
-    out: list[str] = []
-    line: list[str] = []
-    pending = 0
-
-    def flush() -> None:
-        nonlocal pending
-        text = normalize_space("".join(line))
-        line.clear()
-        if not text:
-            return
-        if out:
-            out.append("\n\n" if pending == _PARAGRAPH else "\n")
-        out.append(text)
-        pending = 0
-
+    lines = _Lines()
+    line = lines.line
     for piece in _pieces(root):
-        if isinstance(piece, int):
-            flush()
-            pending = max(pending, piece)
+        if piece.__class__ is int:
+            lines.brk(piece)  # type: ignore[arg-type]
+            line = lines.line
         else:
-            line.append(piece)
-    flush()
-    return "".join(out)
+            line.append(piece)  # type: ignore[arg-type]
+    lines.brk(0)
+    return "".join(lines.out)

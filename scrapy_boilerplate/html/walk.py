@@ -24,7 +24,13 @@ def iter_nodes(root: Element, prune: Callable[[Element], bool] | None = None) ->
 
 
 def iter_elements(root: Element, skip: frozenset[str] = frozenset()) -> Iterator[Element]:
-    """Yield the elements under ``root`` in document order, skipping comments, PIs and ``skip`` subtrees."""
+    """Yield the elements under ``root`` in document order, skipping comments, PIs and ``skip`` subtrees.
+
+    Without ``skip`` this is lxml's own (C-level) iteration: edit attributes, not the tree, meanwhile.
+    """
+    if not skip:
+        yield from root.iter(lxml.etree.Element)
+        return
     for node in iter_nodes(root, prune=lambda n: not isinstance(n.tag, str) or n.tag in skip):
         if isinstance(node.tag, str) and node.tag not in skip:
             yield node
@@ -33,17 +39,24 @@ def iter_elements(root: Element, skip: frozenset[str] = frozenset()) -> Iterator
 def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
     """Yield the elements under ``root`` children-first (for bottom-up aggregates).
 
-    An element for which ``prune(element)`` is true is left out with its whole subtree.
+    An element for which ``prune(element)`` is true is left out with its whole subtree.  The walk
+    is lxml's C-level ``iterwalk`` (several times faster than a Python stack): do not move or
+    remove elements of the tree while it runs.
     """
-    stack: list[tuple[Element, bool]] = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if not isinstance(node.tag, str):
-            continue
-        if not expanded and prune is not None and prune(node):
-            continue
-        if expanded:
-            yield node
-            continue
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+    if not isinstance(root.tag, str):
+        return
+    if prune is None:
+        for _, element in lxml.etree.iterwalk(root, events=("end",)):
+            yield element
+        return
+    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    skipping = False
+    for event, element in walker:
+        if event == "start":
+            if prune(element):
+                walker.skip_subtree()
+                skipping = True  # the next event is this element's own "end"
+        elif skipping:
+            skipping = False
+        else:
+            yield element

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import lxml.etree
 import lxml.html
 
-from scrapy_boilerplate.html import iter_elements, normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.registry import register
@@ -66,7 +66,7 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
 
     Returns the outermost removed elements that held text (paths taken before any removal).
     """
-    doomed = [el for el in iter_elements(tree) if el.tag in PAPER_REMOVED_TAGS and el is not tree]
+    doomed = [el for el in tree.iter(*PAPER_REMOVED_TAGS) if el is not tree]
     getpath = tree.getroottree().getpath
     doomed_set = set(doomed)
     stripped = []
@@ -78,9 +78,7 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
     for el in doomed:
         if el.getparent() is not None:
             remove_keeping_tail(el)
-    for el in iter_elements(tree):
-        for attribute in PAPER_DROPPED_ATTRIBUTES:
-            el.attrib.pop(attribute, None)
+    lxml.etree.strip_attributes(tree, *PAPER_DROPPED_ATTRIBUTES)
     return stripped
 
 
@@ -156,7 +154,7 @@ class PValueModel(SiteModel):
         if self.variant == "improved":
             from scrapy_boilerplate.models.pvalue_region import refine_region_explained
 
-            refinement = refine_region_explained(result.tree, main)
+            refinement = refine_region_explained(result.tree, main, result.lengths)
             main = refinement.region
         text = to_text(main)
         html = lxml.html.tostring(main, encoding="unicode")

@@ -71,8 +71,11 @@ class Refinement:
     dropped: tuple[LinkList, ...]
 
 
-def find_link_lists(region: Element) -> list[tuple[Element, int, float]]:
-    """Short, link-dominated blocks of ``region`` as (element, text length, link density)."""
+def find_link_lists(region: Element, lengths: dict[Element, Lengths] | None = None) -> list[tuple[Element, int, float]]:
+    """Short, link-dominated blocks of ``region`` as (element, text length, link density).
+
+    ``lengths`` (whitespace-collapsed, of a tree holding ``region``) saves measuring each block again.
+    """
     found = []
     for block in iter_blocks(region):
         if not block.leaf or block.element is region:
@@ -80,9 +83,11 @@ def find_link_lists(region: Element) -> list[tuple[Element, int, float]]:
         text_len = len(block.text)
         if text_len == 0 or text_len > LINK_BLOCK_MAX_CHARS:
             continue
-        lengths = measure(block.element, _collapsed)[block.element]
-        if lengths.text and lengths.link_text / lengths.text > LINK_DENSITY_LIMIT:
-            found.append((block.element, text_len, lengths.link_text / lengths.text))
+        measured = lengths.get(block.element) if lengths is not None else None
+        if measured is None:
+            measured = measure(block.element, _collapsed)[block.element]
+        if measured.text and measured.link_text / measured.text > LINK_DENSITY_LIMIT:
+            found.append((block.element, text_len, measured.link_text / measured.text))
     return found
 
 
@@ -92,11 +97,16 @@ def drop_link_lists(region: Element) -> None:
         remove_keeping_tail(el)
 
 
-def refine_region_explained(root: Element, main: Element) -> Refinement:
-    """:func:`refine_region`, also reporting the region's path and each dropped link list (for inspection)."""
-    region = widen_to_siblings(main, root)
+def refine_region_explained(root: Element, main: Element, lengths: dict[Element, Lengths] | None = None) -> Refinement:
+    """:func:`refine_region`, also reporting the region's path and each dropped link list (for inspection).
+
+    ``lengths``: the whitespace-collapsed :func:`measure` of ``root`` when the caller has it (saves two passes).
+    """
+    if lengths is None:
+        lengths = measure(root, _collapsed)
+    region = widen_to_siblings(main, root, lengths)
     getpath = root.getroottree().getpath
-    doomed = find_link_lists(region)
+    doomed = find_link_lists(region, lengths)
     dropped = tuple(LinkList(getpath(el), chars, density) for el, chars, density in doomed)
     path = getpath(region)
     for el, _, _ in doomed:

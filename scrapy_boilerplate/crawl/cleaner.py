@@ -1,0 +1,61 @@
+"""Where an item is cleaned: on the reactor thread, or in the thread pool when the model is slow.
+
+A thread hand-off is not free: the item goes through the pool's queue, the result comes back
+through the reactor's waker, and the two threads then take turns on the GIL.  On the benchmark
+crawl (docs/crawl.md, "Performance") that cost more CPU than ``pvalue``'s own cleaning.  A thread
+only pays off when a clean is long enough to stall the crawl, so each model's cleans are timed
+(CPU time of the cleaning thread) and a model whose mean stays under
+``BOILERPLATE_INLINE_CLEAN_MS`` is run inline.
+"""
+
+from __future__ import annotations
+
+import time
+
+from scrapy_boilerplate.crawl.threads import run_in_thread
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.page import Page
+
+# Cleans of a model not timed this many times yet go to the thread pool (the safe side).
+WARMUP_CLEANS = 10
+# Weight of the newest clean in the running mean: a model that turns slow (bigger pages) leaves
+# the reactor within a few dozen items.
+MEAN_WEIGHT = 0.05
+
+
+def timed_clean(model: SiteModel, html: str, url: str) -> tuple[CleanedPage, float]:
+    """Clean one page; also return the CPU seconds the cleaning thread spent (GIL waits excluded)."""
+    started = time.thread_time()
+    cleaned = model.clean(Page(html, url))
+    return cleaned, time.thread_time() - started
+
+
+class Cleaner:
+    """Runs each clean inline or in the thread pool, learning each model's mean clean time."""
+
+    def __init__(self, in_thread: bool, inline_below_ms: float) -> None:
+        self.in_thread = in_thread
+        self.inline_below = inline_below_ms / 1000.0
+        self._means: dict[str, tuple[int, float]] = {}  # model name -> (cleans timed, mean seconds)
+
+    def runs_inline(self, model: SiteModel) -> bool:
+        """True when ``model``'s next clean runs on the calling (reactor) thread."""
+        if not self.in_thread:
+            return True
+        count, mean = self._means.get(model.name, (0, 0.0))
+        return count >= WARMUP_CLEANS and mean < self.inline_below
+
+    async def clean(self, model: SiteModel, html: str, url: str) -> CleanedPage:
+        """Clean one page with ``model`` where it costs least; exceptions of the model propagate."""
+        if self.runs_inline(model):
+            cleaned, seconds = timed_clean(model, html, url)
+        else:
+            cleaned, seconds = await run_in_thread(timed_clean, model, html, url)
+        self._record(model.name, seconds)
+        return cleaned
+
+    def _record(self, name: str, seconds: float) -> None:
+        count, mean = self._means.get(name, (0, 0.0))
+        weight = max(1.0 / (count + 1), MEAN_WEIGHT)  # a plain mean over the first cleans
+        mean += weight * (seconds - mean)
+        self._means[name] = (count + 1, mean)

@@ -1,0 +1,72 @@
+"""Fast models clean on the reactor thread (no hand-off cost), slow ones in the thread pool."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from crawl_harness import run_crawl
+from crawl_models import CommonBlocks
+from scrapy_boilerplate.crawl.cleaner import WARMUP_CLEANS, Cleaner
+from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.synthetic import make_site
+
+PAGES = 60
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site")
+    write_linked_site(root, "threads.example", PAGES, seed=3)
+    with serve_directory(root) as base:
+        yield base + SEED_PATH
+
+
+def cleaning_threads(tmp_path, seed: str, **settings) -> Counter:
+    """Crawl with the thread-reporting model; how many items each kind of thread cleaned."""
+    result = run_crawl(tmp_path, [seed], settings={"BOILERPLATE_MODEL": "test_thread_reporter",
+                                                    "BOILERPLATE_SAMPLE_SIZE": 10, **settings})
+    assert result.returncode == 0 and len(result.items) == PAGES, result.log[-2000:]
+    lines = [item["text"].rsplit("\n", 1)[-1] for item in result.items
+             if item["boilerplate_model"] == "test_thread_reporter"]
+    return Counter("reactor" if line == "cleaned in MainThread" else "pool" for line in lines)
+
+
+def test_a_fast_model_moves_to_the_reactor_thread_after_its_warm_up(site, tmp_path):
+    threads = cleaning_threads(tmp_path, site, CONCURRENT_REQUESTS=1)
+    # The 10 sampled pages are cleaned with the fit (in the pool), then WARMUP_CLEANS more are timed there;
+    # items that waited for the fit start together, so a few more may go to the pool before the timing is in.
+    assert threads["reactor"] >= PAGES - 10 - 2 * WARMUP_CLEANS
+    assert threads["pool"] >= 10 + WARMUP_CLEANS
+
+
+def test_a_model_slower_than_the_limit_stays_in_the_thread_pool(site, tmp_path):
+    threads = cleaning_threads(tmp_path, site, BOILERPLATE_INLINE_CLEAN_MS=1e-6)
+    assert threads["reactor"] == 0 and threads["pool"] == PAGES
+
+
+def test_without_threads_every_clean_is_inline(site, tmp_path):
+    threads = cleaning_threads(tmp_path, site, BOILERPLATE_CLEAN_IN_THREAD=False)
+    assert threads["pool"] <= 10  # only the sample, cleaned in the fit's thread
+    assert threads["reactor"] >= PAGES - 10
+
+
+def test_the_limit_follows_the_mean_clean_time_of_each_model():
+    pages = [Page(p.html, p.url) for p in make_site("mean.example", 3, seed=1)]
+    model = CommonBlocks().fit(pages)
+    generous, strict = Cleaner(True, inline_below_ms=1000.0), Cleaner(True, inline_below_ms=1e-6)
+    for cleaner in (generous, strict):
+        assert not cleaner.runs_inline(model)
+        for _ in range(WARMUP_CLEANS):
+            cleaner._record(model.name, 0.001)
+    assert generous.runs_inline(model) and not strict.runs_inline(model)
+    for _ in range(WARMUP_CLEANS * 3):  # the model turns slow (bigger pages): back to the pool
+        generous._record(model.name, 5.0)
+    assert not generous.runs_inline(model)
+
+
+def test_without_threads_the_cleaner_never_hands_off():
+    model = CommonBlocks().fit([])
+    assert Cleaner(False, inline_below_ms=1e-6).runs_inline(model)
