@@ -11,10 +11,14 @@ only pays off when a clean is long enough to stall the crawl, so each model's cl
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
+
+T = TypeVar("T")
 
 # Cleans of a model not timed this many times yet go to the thread pool (the safe side).
 WARMUP_CLEANS = 10
@@ -23,11 +27,15 @@ WARMUP_CLEANS = 10
 MEAN_WEIGHT = 0.05
 
 
-def timed_clean(model: SiteModel, html: str, url: str) -> tuple[CleanedPage, float]:
-    """Clean one page; also return the CPU seconds the cleaning thread spent (GIL waits excluded)."""
+def _clean_page(model: SiteModel, html: str, url: str) -> CleanedPage:
+    return model.clean(Page(html, url))
+
+
+def timed_call(function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """Call ``function``; also return the CPU seconds the calling thread spent (GIL waits excluded)."""
     started = time.thread_time()
-    cleaned = model.clean(Page(html, url))
-    return cleaned, time.thread_time() - started
+    result = function(*args)
+    return result, time.thread_time() - started
 
 
 class Cleaner:
@@ -47,12 +55,16 @@ class Cleaner:
 
     async def clean(self, model: SiteModel, html: str, url: str) -> CleanedPage:
         """Clean one page with ``model`` where it costs least; exceptions of the model propagate."""
+        return await self.run(model, _clean_page, model, html, url)
+
+    async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""
         if self.runs_inline(model):
-            cleaned, seconds = timed_clean(model, html, url)
+            result, seconds = timed_call(function, *args)
         else:
-            cleaned, seconds = await run_in_thread(timed_clean, model, html, url)
+            result, seconds = await run_in_thread(timed_call, function, *args)
         self._record(model.name, seconds)
-        return cleaned
+        return result
 
     def _record(self, name: str, seconds: float) -> None:
         count, mean = self._means.get(name, (0, 0.0))

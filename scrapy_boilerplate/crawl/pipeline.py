@@ -14,7 +14,6 @@ from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL
 from scrapy_boilerplate.crawl.itemfields import ItemFields
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
-from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
@@ -121,10 +120,7 @@ class BoilerplatePipeline:
     async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
         """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
         try:
-            if self.config.clean_in_thread:
-                cleaned, unseen = await run_in_thread(clean_and_measure, learned.model, html, url, learned)
-            else:
-                cleaned, unseen = clean_and_measure(learned.model, html, url, learned)
+            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned)
         except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
             return await self._clean(learned.model, html, url)
         self.learner.observe(domain, learned, cleaned.removed_share, unseen)
