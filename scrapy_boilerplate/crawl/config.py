@@ -12,7 +12,7 @@ from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 
 # The site model used when BOILERPLATE_MODEL is not set; the lead switches it to the best measured.
-DEFAULT_MODEL = "pvalue"
+DEFAULT_MODEL = "style_tree"
 DEFAULT_FALLBACK_MODEL = "pvalue"
 
 # Per-request opt-out: ``Request(url, meta={DONT_CLEAN_META: True})``.

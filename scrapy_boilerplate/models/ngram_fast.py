@@ -15,7 +15,7 @@ import numpy as np
 
 from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
 from scrapy_boilerplate.models.ngram_count import NO_RANK, Level, NGramCounter
-from scrapy_boilerplate.models.ngram_paper import CutPoint
+from scrapy_boilerplate.models.ngram_paper import CutPoint, fig3_walk
 
 MAX_PERCENT = 100
 _CHUNK = 1 << 16
@@ -83,18 +83,7 @@ class AlternationTables:
 
 def walk(table_of, longest: int) -> CutPoint:
     """Fig. 3 over alternation tables (``table_of(n)[a]`` = A_D(n, a))."""
-    n, a = 2, 1
-    val0 = int(table_of(n)[a])
-    while n <= longest and a < MAX_PERCENT:
-        val1 = int(table_of(n)[a + 1])
-        val2 = int(table_of(n + 1)[a])
-        if val0 <= val1 and val0 <= val2:
-            break
-        if val0 > val1 and val1 < val2:
-            a, val0 = a + 1, val1
-        elif val0 > val2 and val2 <= val1:
-            n, val0 = n + 1, val2
-    return CutPoint(n, a, val0)
+    return fig3_walk(lambda n, a: int(table_of(n)[a]), longest)
 
 
 def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:

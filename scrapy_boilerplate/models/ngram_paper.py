@@ -20,7 +20,7 @@ Choices the paper leaves open, made identically in both:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 DELIMITERS = frozenset("<>")
@@ -93,17 +93,17 @@ def alternation(docs: Sequence[str], ranked: Sequence[tuple[str, int]], a: int) 
     return sum(boundaries(range_string(doc, useless)) for doc in docs)
 
 
-def find_optimal(docs: Sequence[str], delimiters: bool = False) -> CutPoint:
-    """Fig. 3: walk from (2, 1) to the neighbour that lowers the alternation count, until none does."""
+def fig3_walk(count: Callable[[int, int], int], longest: int) -> CutPoint:
+    """Fig. 3: walk from (2, 1) to the neighbour that lowers ``count(n, a)`` until none does.
+
+    Guarded as the issue asks: n never passes the longest document, a stays below 100.  Shared by
+    the reference below and the numpy version (``ngram_fast``), which differ only in ``count``.
+    """
     n, a = 2, 1
-    ranked = {n: countsort(docs, n, delimiters)}
-    val0 = alternation(docs, ranked[n], a)
-    longest = max((len(doc) for doc in docs), default=0)
+    val0 = count(n, a)
     while n <= longest and a < 100:
-        if n + 1 not in ranked:
-            ranked[n + 1] = countsort(docs, n + 1, delimiters)
-        val1 = alternation(docs, ranked[n], a + 1)
-        val2 = alternation(docs, ranked[n + 1], a)
+        val1 = count(n, a + 1)
+        val2 = count(n + 1, a)
         if val0 <= val1 and val0 <= val2:
             break
         if val0 > val1 and val1 < val2:
@@ -111,6 +111,18 @@ def find_optimal(docs: Sequence[str], delimiters: bool = False) -> CutPoint:
         elif val0 > val2 and val2 <= val1:
             n, val0 = n + 1, val2
     return CutPoint(n, a, val0)
+
+
+def find_optimal(docs: Sequence[str], delimiters: bool = False) -> CutPoint:
+    """Fig. 3 with the paper's own countsort and alternation count (the reference implementation)."""
+    ranked: dict[int, list[tuple[str, int]]] = {}
+
+    def count(n: int, a: int) -> int:
+        if n not in ranked:
+            ranked[n] = countsort(docs, n, delimiters)
+        return alternation(docs, ranked[n], a)
+
+    return fig3_walk(count, max((len(doc) for doc in docs), default=0))
 
 
 def range_scores(r: str, correct: str) -> RangeScores:

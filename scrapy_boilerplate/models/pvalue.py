@@ -89,15 +89,21 @@ def p_value(lengths: Lengths, page_valid_text: int) -> float:
     return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid_text)
 
 
+def highest_p(lengths: dict, page_valid_text: int) -> tuple[lxml.html.HtmlElement | None, float]:
+    """The measured element with the largest P (the first one on ties), and that P; (None, 0) if none."""
+    best, best_p = None, 0.0
+    for el, el_lengths in lengths.items():
+        p = p_value(el_lengths, page_valid_text)
+        if p > best_p:
+            best, best_p = el, p
+    return best, best_p
+
+
 def max_p_element(tree: lxml.html.HtmlElement, collapse_whitespace: bool) -> PValueResult:
     """Score every tag of a step-1-cleaned tree and return the max-P one."""
     lengths = measure(tree, _collapsed_length if collapse_whitespace else len)
     page_valid = lengths[tree].valid_text
-    best, best_p = None, 0.0
-    for el, el_lengths in lengths.items():
-        p = p_value(el_lengths, page_valid)
-        if p > best_p:
-            best, best_p = el, p
+    best, best_p = highest_p(lengths, page_valid)
     return PValueResult(tree, best, best_p, lengths, page_valid)
 
 

@@ -197,11 +197,11 @@ class StyleTreeModel(SiteModel):
             decisions += [Decision(path(r.element), False, removal.removed[r.element][1].text, r.reason) for r in local]
         decisions += [Decision(path(el), False, own.text, reason)
                       for el, (reason, own) in removal.removed.items() if el not in sst_removed]
-        inside = [el for el in sst_removed if removal.removed[el][1].text >= PROSE_MIN_CHARS
+        inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
                   and any(a is main.main for a in el.iterancestors())]
         spared = frozenset(el for el in inside if is_prose(measure(el, _collapsed)[el]))
         decisions += [Decision(path(el), True, removal.removed[el][1].text,
-                               "SST noise, but prose inside the main text (kept)") for el in spared]
+                               "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
         decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
                                   f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
         decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")

@@ -24,7 +24,7 @@ import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.html.measure import Lengths
-from scrapy_boilerplate.models.pvalue import p_value
+from scrapy_boilerplate.models.pvalue import highest_p
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS
 from scrapy_boilerplate.models.pvalue_region import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
 
@@ -161,13 +161,7 @@ def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]
 
 def max_p(body: Element, lengths: dict[Element, Lengths]) -> tuple[Element | None, float]:
     """The element with the largest P (text density x share of non-link text)."""
-    page_valid = lengths[body].valid_text
-    best, best_p = None, 0.0
-    for el, el_lengths in lengths.items():
-        p = p_value(el_lengths, page_valid)
-        if p > best_p:
-            best, best_p = el, p
-    return best, best_p
+    return highest_p(lengths, lengths[body].valid_text)
 
 
 def cut_comments(region: Element, removal: Removal) -> None:
