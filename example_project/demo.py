@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -42,7 +43,11 @@ def run_crawl(seeds: list[str], out: Path, log: Path, model: str | None, sample_
     if sample_size:
         command += ["-s", f"BOILERPLATE_SAMPLE_SIZE={sample_size}"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run(command, cwd=HERE, env=env).returncode
+    # The demo's sites get new localhost ports on every run, so their stored models could never be
+    # reused: keep them in a throw-away store instead of the project's .scrapy/boilerplate.
+    with tempfile.TemporaryDirectory(prefix="boilerplate-demo-models-") as store:
+        command += ["-s", f"BOILERPLATE_STORE={store}"]
+        return subprocess.run(command, cwd=HERE, env=env).returncode
 
 
 def gold_text(corpus: Path, site: str, url: str) -> str:

@@ -167,3 +167,22 @@ def test_drift_opens_a_new_sample_once_and_the_refit_replaces_the_model(workers)
     assert a.newer("shared.example", first.entry).entry.generation == 1
     page = redesigned[-1]
     assert a.unseen_share(refit.learned, page) < 0.2  # the new model has seen the new template
+
+
+def test_a_model_stored_with_another_model_setting_is_re_learned(tmp_path: Path):
+    store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator()
+    first = SharedLearning(store, coordinator, "spider", ModelSpec("pvalue"), SAMPLE, 30)
+    for page in PAGES[:SAMPLE]:
+        first.offer("shared.example", page)
+    assert first.fit("shared.example").status == "fitted"
+    assert first.load("shared.example").model.name == "pvalue"
+
+    changed = SharedLearning(store, LocalCoordinator(), "spider", ModelSpec("style_tree"), SAMPLE, 30)
+    assert changed.load("shared.example") is None  # the user switched BOILERPLATE_MODEL: learn anew
+    paper = SharedLearning(store, LocalCoordinator(), "spider", ModelSpec("pvalue", {"variant": "paper"}),
+                           SAMPLE, 30)
+    assert paper.load("shared.example") is None  # same model, other parameters
+    for page in PAGES[:SAMPLE]:
+        changed.offer("shared.example", page)
+    assert changed.fit("shared.example").status == "fitted"
+    assert changed.load("shared.example").model.name == "style_tree"

@@ -75,7 +75,18 @@ class SharedLearning:
     def load(self, domain: str) -> Learned | None:
         """The stored model of ``domain`` (``None`` if absent or unusable)."""
         stored = self.store.get(self.spider, domain)
-        return Learned.from_stored(stored) if stored is not None else None
+        if stored is None:
+            return None
+        if not self.matches_spec(stored):
+            logger.info("boilerplate: stored %s model of %s is not BOILERPLATE_MODEL %s; re-learning it",
+                        stored.entry.model, domain, self.spec.label)
+            return None
+        return Learned.from_stored(stored)
+
+    def matches_spec(self, stored: StoredModel) -> bool:
+        """True when ``stored`` was fitted with this crawl's model and parameters (else it is re-learned)."""
+        return (stored.model.name == self.spec.name
+                and stored.model.get_params() == self.spec.create().get_params())
 
     def offer(self, domain: str, page: Page) -> SampleOffer:
         """Offer a page to ``domain``'s shared sample."""
