@@ -11,6 +11,7 @@ from scrapy_boilerplate.models import ngram_paper as paper
 from scrapy_boilerplate.models.ngram_corpus import collapse, corpus_of
 from scrapy_boilerplate.models.ngram_count import NGramCounter
 from scrapy_boilerplate.models.ngram_fast import (
+    AlternationTables,
     alternation_table,
     find_optimal_fast,
     find_optimal_with_starts,
@@ -49,6 +50,17 @@ def test_alternation_tables_match_the_reference(seed, delimiters):
         table = alternation_table(corpus, level)
         expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 7)]
         assert [int(table[a]) for a in range(0, 101, 7)] == expected
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_the_walks_bucketed_tables_match_the_reference(seed, delimiters):
+    docs = random_docs(seed + 50)
+    tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
+    for n in range(2, 9):
+        ranked = paper.countsort(docs, n, delimiters)
+        expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 3)]
+        assert [int(tables.get(n)[a]) for a in range(0, 101, 3)] == expected
 
 
 @pytest.mark.parametrize("seed", range(25))
