@@ -18,6 +18,7 @@ from scrapy_boilerplate.models.ngram_fast import (
     top_positions,
     window_min,
 )
+from scrapy_boilerplate.models.ngram_hash import HashIndex
 
 
 def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
@@ -110,3 +111,14 @@ def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
     expected = paper.find_optimal(docs)
     monkeypatch.setattr(count, "PACK_BITS", 0)
     assert find_optimal_fast(corpus_of(docs)) == expected
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 5000])
+def test_the_hash_index_finds_exactly_the_stored_hashes(size):
+    rng = np.random.default_rng(size)
+    values = np.unique(rng.integers(0, 2**64 - 1, size, dtype=np.uint64, endpoint=True))
+    crowded = values[:1] + np.arange(1, 4, dtype=np.uint64) if size else values  # one crowded bucket
+    values = np.unique(np.concatenate([values, crowded]))
+    queries = np.concatenate([values, rng.integers(0, 2**64 - 1, 3000, dtype=np.uint64, endpoint=True),
+                              values[:1] + np.uint64(7) if size else values])
+    assert np.array_equal(HashIndex(values).contains(queries), np.isin(queries, values))
