@@ -55,7 +55,7 @@ def test_alternation_tables_match_the_reference(seed, delimiters):
 
 @pytest.mark.parametrize("seed", range(25))
 @pytest.mark.parametrize("delimiters", [False, True])
-def test_the_walks_bucketed_tables_match_the_reference(seed, delimiters):
+def test_the_walks_lazy_tables_match_the_reference(seed, delimiters):
     docs = random_docs(seed + 50)
     tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
     for n in range(2, 9):
