@@ -11,12 +11,14 @@ from scrapy_boilerplate.models import ngram_paper as paper
 from scrapy_boilerplate.models.ngram_corpus import collapse, corpus_of
 from scrapy_boilerplate.models.ngram_count import NGramCounter
 from scrapy_boilerplate.models.ngram_fast import (
+    AlternationTables,
     alternation_table,
     find_optimal_fast,
     find_optimal_with_starts,
     top_positions,
     window_min,
 )
+from scrapy_boilerplate.models.ngram_hash import HashIndex
 
 
 def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
@@ -49,6 +51,17 @@ def test_alternation_tables_match_the_reference(seed, delimiters):
         table = alternation_table(corpus, level)
         expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 7)]
         assert [int(table[a]) for a in range(0, 101, 7)] == expected
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_the_walks_lazy_tables_match_the_reference(seed, delimiters):
+    docs = random_docs(seed + 50)
+    tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
+    for n in range(2, 9):
+        ranked = paper.countsort(docs, n, delimiters)
+        expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 3)]
+        assert [int(tables.get(n)[a]) for a in range(0, 101, 3)] == expected
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -98,3 +111,14 @@ def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
     expected = paper.find_optimal(docs)
     monkeypatch.setattr(count, "PACK_BITS", 0)
     assert find_optimal_fast(corpus_of(docs)) == expected
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 5000])
+def test_the_hash_index_finds_exactly_the_stored_hashes(size):
+    rng = np.random.default_rng(size)
+    values = np.unique(rng.integers(0, 2**64 - 1, size, dtype=np.uint64, endpoint=True))
+    crowded = values[:1] + np.arange(1, 4, dtype=np.uint64) if size else values  # one crowded bucket
+    values = np.unique(np.concatenate([values, crowded]))
+    queries = np.concatenate([values, rng.integers(0, 2**64 - 1, 3000, dtype=np.uint64, endpoint=True),
+                              values[:1] + np.uint64(7) if size else values])
+    assert np.array_equal(HashIndex(values).contains(queries), np.isin(queries, values))

@@ -24,7 +24,7 @@ from scrapy_boilerplate.html import to_text
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
 from scrapy_boilerplate.models.ngram_fast import find_optimal_with_starts
-from scrapy_boilerplate.models.ngram_hash import covered, hash_at
+from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, hash_at
 from scrapy_boilerplate.models.ngram_paper import CutPoint
 from scrapy_boilerplate.models.ngram_select import shared_cut
 from scrapy_boilerplate.models.ngram_text import keep_text
@@ -38,7 +38,7 @@ VARIANTS = ("paper", "improved")
 IMPROVED_RANGE_SHARE = 0.3
 
 
-def removed_source_chars(html: str, n: int, useless: np.ndarray, delimiters: bool) -> np.ndarray:
+def removed_source_chars(html: str, n: int, useless: np.ndarray | HashIndex, delimiters: bool) -> np.ndarray:
     """Bool per character of ``html``: inside an occurrence of a useless n-gram."""
     codes, offsets = collapse(html)
     mask = covered(codes, n, useless, delimiters)
@@ -107,6 +107,13 @@ class NGramModel(SiteModel):
         else:
             self.cut_, self.useless_ = shared_cut([collapse(page.html)[0] for page in pages], delimiters=delimiters)
 
+    def _index(self) -> HashIndex:
+        """The lookup index of ``useless_``, built once per fitted or loaded array."""
+        index = getattr(self, "_useless_index", None)
+        if index is None or index.values is not self.useless_:
+            index = self._useless_index = HashIndex(self.useless_)
+        return index
+
     def _reason(self, removed: bool) -> str:
         cut = self.cut_
         where = f"n={cut.n}, top {cut.a}%" if cut is not None else "no cut point"
@@ -117,7 +124,7 @@ class NGramModel(SiteModel):
         if self.cut_ is None:
             removed = np.zeros(len(page.html), dtype=bool)
         else:
-            removed = removed_source_chars(page.html, self.cut_.n, self.useless_, self.delimiters)
+            removed = removed_source_chars(page.html, self.cut_.n, self._index(), self.delimiters)
         tree = page.copy_tree()
         keep_text(tree, page.html, removed, self.range_share)
         body = tree.find("body")

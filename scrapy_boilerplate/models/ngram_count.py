@@ -19,7 +19,9 @@ import numpy as np
 from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
 
 NO_RANK = np.iinfo(np.int32).max  # rank of positions where no n-gram starts
+_CHUNK = 1 << 18  # positions per chunk where a full-size temporary would raise the peak
 PACK_BITS = 63  # (class, next symbol, position) keys are packed into one int64 when they fit
+SORT_ALL_SHARE = 0.3  # when more positions than this share split, one full sort is cheaper
 
 
 def _bits(value: int) -> int:
@@ -37,6 +39,22 @@ def _group_sizes(sorted_keys: np.ndarray) -> np.ndarray:
     del changes
     bounds[1:-1] += 1
     return np.diff(bounds)
+
+
+def _splitting(following: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Bool per position (grouped by class, by position within a class): its class is followed by
+    more than one symbol, so it splits at n + 1 and its positions need sorting; other classes keep
+    their order."""
+    change = np.empty(len(following), dtype=bool)
+    change[:1] = False
+    np.not_equal(following[1:], following[:-1], out=change[1:])
+    present = sizes > 0
+    starts = (np.cumsum(sizes) - sizes)[present]
+    change[starts] = False  # a new class, not a new symbol
+    split = np.zeros(len(sizes), dtype=bool)
+    if len(starts):
+        split[present] = np.logical_or.reduceat(change, starts)
+    return np.repeat(split, sizes)
 
 
 @dataclass(frozen=True)
@@ -69,10 +87,20 @@ class NGramCounter:
         self._sizes = counts[counts > 0].astype(np.int32)
         self._retire()
 
-    def _sort_and_group(self, keys: np.ndarray) -> None:
+    def _sort_and_group(self, keys: np.ndarray, unsorted: np.ndarray | None = None) -> None:
         """Sort packed (class key, position) in place, then split into classes (callers then drop
-        ``keys`` and retire the single n-grams, so the two never live together)."""
-        keys.sort()
+        ``keys`` and retire the single n-grams, so the two never live together).
+
+        ``unsorted`` (bool per key) marks the only keys out of order: whole classes whose keys
+        are in order everywhere else, so sorting just those and putting them back sorts all.
+        """
+        if unsorted is None:
+            keys.sort()
+        else:
+            part = keys[unsorted]
+            part.sort()
+            keys[unsorted] = part
+            del part
         self._pos = np.empty(len(keys), dtype=np.int32)
         np.bitwise_and(keys, (1 << self._pos_bits) - 1, out=self._pos, casting="unsafe")
         keys >>= self._pos_bits
@@ -87,14 +115,6 @@ class NGramCounter:
             self._pos = self._pos[np.repeat(~lonely, self._sizes)]
             self._sizes = self._sizes[~lonely]
 
-    def _still_valid(self, positions: np.ndarray) -> np.ndarray:
-        """Which n-grams at ``positions`` extend to an (n+1)-gram."""
-        ids, n = self.corpus.ids, self.n
-        ok = ids[n:][positions] != SEP
-        if self._delim is not None and n >= 2:
-            ok &= ~self._delim[n - 1 :][positions]  # that symbol moves inside the n-gram
-        return ok
-
     def _advance_singles(self) -> None:
         size, n = self.corpus.size, self.n
         head = max(size - n, 0)
@@ -107,27 +127,37 @@ class NGramCounter:
         """Go from n to n + 1."""
         n, symbols = self.n, len(self.corpus.alphabet)
         self._advance_singles()
-        ok = self._still_valid(self._pos)
+        nxt = self.corpus.ids[n:][self._pos]  # the symbol each (n+1)-gram adds (one gather)
+        ok = nxt != SEP
+        if self._delim is not None and n >= 2:
+            ok &= ~self._delim[n - 1 :][self._pos]  # that symbol moves inside the n-gram
         dropped = np.flatnonzero(~ok)  # few: n-grams reaching a document's end or a delimiter
         group_of_dropped = np.searchsorted(np.cumsum(self._sizes), dropped, side="right")
         kept = self._sizes - np.bincount(group_of_dropped, minlength=len(self._sizes))
-        pos = self._pos[ok]
+        if len(dropped):
+            pos, nxt = self._pos[ok], nxt[ok]
+        else:
+            pos = self._pos
         del ok
         self._pos = np.zeros(0, dtype=np.int32)  # release the old positions before sorting
+        packed = _bits(max(len(self._sizes), 1) * symbols) + self._pos_bits <= PACK_BITS
+        unsorted = _splitting(nxt, kept) if packed else None
+        if unsorted is not None and np.count_nonzero(unsorted) > SORT_ALL_SHARE * len(unsorted):
+            unsorted = None
         keys = np.repeat(np.arange(len(self._sizes), dtype=np.int64), kept)
         self.n = n + 1
-        following = self.corpus.ids[n:]  # a view: following[i] is the symbol at i + n
-        if _bits(max(len(self._sizes), 1) * symbols) + self._pos_bits <= PACK_BITS:
+        if packed:
             keys *= symbols
-            keys += following[pos]
+            keys += nxt
+            del nxt
             keys <<= self._pos_bits
             keys |= pos
             del pos
-            self._sort_and_group(keys)
+            self._sort_and_group(keys, unsorted)
+            del unsorted
             del keys
             self._retire()
         else:  # too many classes to pack: a slower lexicographic sort
-            nxt = following[pos]
             order = np.lexsort((pos, nxt, keys))
             self._pos, keys = pos[order], keys[order] * symbols + nxt[order]
             self._sizes = _group_sizes(keys)
@@ -152,11 +182,13 @@ class NGramCounter:
             ranked_first = first[order]
             rank_of_class = np.empty(count, dtype=np.int32)
             rank_of_class[order] = np.arange(count, dtype=np.int32)
-        np.cumsum(self._single, dtype=np.int32, out=rank_at)  # singles rank after repeated n-grams
-        rank_at += count - 1
-        rank_at[~self._single] = NO_RANK
+        rank_at.fill(NO_RANK)
+        distinct = count  # singles rank after the repeated n-grams, by position (in chunks: small temporaries)
+        for start in range(0, len(rank_at), _CHUNK):
+            singles = np.flatnonzero(self._single[start : start + _CHUNK])
+            rank_at[singles + start] = np.arange(distinct, distinct + len(singles), dtype=np.int32)
+            distinct += len(singles)
         rank_at[self._pos] = np.repeat(rank_of_class, sizes)
-        distinct = count + int(np.count_nonzero(self._single))
         return Level(self.n, distinct, ranked_first, rank_at)
 
     def single_positions(self) -> np.ndarray:

@@ -42,12 +42,19 @@ def window_min(values: np.ndarray, width: int, in_place: bool = False) -> np.nda
     return out
 
 
-def table_from_cover(corpus: Corpus, cover: np.ndarray, distinct: int) -> np.ndarray:
-    """A_D(n, a) for a = 0 .. 100 from each position's best covering rank (int64, 101 counts)."""
+def separator_pairs(corpus: Corpus) -> np.ndarray:
+    """Indices j where neighbours j, j+1 straddle a separator (never a boundary)."""
+    ids = corpus.ids
+    return np.flatnonzero((ids[:-1] == SEP) | (ids[1:] == SEP))
+
+
+def table_from_cover(corpus: Corpus, cover: np.ndarray, distinct: int,
+                     separators: np.ndarray | None = None) -> np.ndarray:
+    """A_D(n, a) for a = 0 .. 100 from each position's best covering rank (int64, 101 counts);
+    ``separators`` is :func:`separator_pairs` of ``corpus`` when the caller keeps it across n."""
     ks = np.array([a * distinct // 100 for a in range(MAX_PERCENT + 1)], dtype=np.int32)  # as cover
     bound = np.minimum(cover[:-1], cover[1:])
-    bound[corpus.ids[:-1] == SEP] = NO_RANK
-    bound[corpus.ids[1:] == SEP] = NO_RANK
+    bound[separator_pairs(corpus) if separators is None else separators] = NO_RANK
     bound.sort()
     below_low = np.searchsorted(bound, ks, side="left")
     np.maximum(cover[:-1], cover[1:], out=bound)
@@ -67,6 +74,7 @@ class AlternationTables:
     counter: NGramCounter
     tables: dict[int, np.ndarray] = field(default_factory=dict)
     ranked: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)  # n -> (D, repeated_first)
+    separators: np.ndarray | None = None  # separator_pairs of the corpus, computed once
 
     def get(self, n: int) -> np.ndarray:
         while n not in self.tables:
@@ -74,7 +82,9 @@ class AlternationTables:
                 self.counter.advance()
             level = self.counter.level()
             cover = window_min(level.rank_at, level.n, in_place=True)  # the ranks are not needed again
-            self.tables[level.n] = table_from_cover(self.counter.corpus, cover, level.distinct)
+            if self.separators is None:
+                self.separators = separator_pairs(self.counter.corpus)
+            self.tables[level.n] = table_from_cover(self.counter.corpus, cover, level.distinct, self.separators)
             self.ranked[level.n] = (level.distinct, level.repeated_first)
             self.ranked.pop(level.n - 2, None)  # the walk never goes back
             del level, cover

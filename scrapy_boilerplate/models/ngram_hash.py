@@ -20,11 +20,20 @@ _BASE_INVERSE = np.uint64(pow(int(BASE), -1, _MOD))
 HORNER_MAX_N = 12  # up to this n, n shifted passes beat the prefix-sum form
 
 
+_POWERS: dict[int, np.ndarray] = {}  # base -> its powers so far (read-only, grown by doubling)
+
+
 def _powers(base: np.uint64, count: int) -> np.ndarray:
-    """``base ** i`` mod 2**64 for i in range(count)."""
-    out = np.full(count, base, dtype=np.uint64)
-    out[:1] = 1
-    return np.cumprod(out, out=out)
+    """``base ** i`` mod 2**64 for i in range(count) (a read-only view of a kept table)."""
+    table = _POWERS.get(int(base))
+    if table is None or len(table) < count:
+        size = max(count, 2 * len(table) if table is not None else 1 << 16)
+        table = np.full(size, base, dtype=np.uint64)
+        table[:1] = 1
+        np.cumprod(table, out=table)
+        table.flags.writeable = False
+        _POWERS[int(base)] = table
+    return table[:count]
 
 
 def hash_windows(codes: np.ndarray, n: int) -> np.ndarray:
@@ -77,17 +86,46 @@ def delimiter_inside(codes: np.ndarray, n: int) -> np.ndarray:
     return inside
 
 
-def covered(codes: np.ndarray, n: int, useless: np.ndarray, delimiters: bool = False) -> np.ndarray:
-    """Range string as a bool mask: True under every occurrence of a useless n-gram (a "0")."""
+class HashIndex:
+    """A sorted uint64 hash array with a direct index on its top bits: membership tests without
+    sorting the queries (one bucket lookup each, a binary search only in the rare crowded bucket)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+        bits = min(max(len(values).bit_length() + 1, 1), INDEX_MAX_BITS)  # 2-4 buckets per value
+        self._shift = np.uint64(64 - bits)
+        top = (values >> self._shift).astype(np.intp)
+        self._bounds = np.searchsorted(top, np.arange((1 << bits) + 1)).astype(np.int32)
+
+    def contains(self, hashes: np.ndarray) -> np.ndarray:
+        """Bool per hash: it is one of ``values``."""
+        values = self.values
+        if not len(values):
+            return np.zeros(len(hashes), dtype=bool)
+        top = (hashes >> self._shift).astype(np.intp)
+        first = self._bounds[top]
+        crowded = self._bounds[top + 1] - first > 1
+        # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match
+        found = values[np.minimum(first, len(values) - 1)] == hashes
+        again = np.flatnonzero(crowded & ~found)
+        if len(again):
+            queries = hashes[again]
+            found[again] = values[np.minimum(np.searchsorted(values, queries), len(values) - 1)] == queries
+        return found
+
+
+INDEX_MAX_BITS = 26
+
+
+def covered(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex, delimiters: bool = False) -> np.ndarray:
+    """Range string as a bool mask: True under every occurrence of a useless n-gram (a "0");
+    ``useless`` is the sorted hash array or a :class:`HashIndex` of it (kept across pages)."""
+    index = useless if isinstance(useless, HashIndex) else HashIndex(useless)
     hashes = hash_windows(codes, n)
     mask = np.zeros(len(codes), dtype=bool)
-    if not len(hashes) or not len(useless):
+    if not len(hashes) or not len(index.values):
         return mask
-    order = np.argsort(hashes)  # sorted queries make the binary searches cache-friendly
-    ordered = hashes[order]
-    slot = np.minimum(np.searchsorted(useless, ordered), len(useless) - 1)
-    starts = np.empty(len(hashes), dtype=bool)
-    starts[order] = useless[slot] == ordered
+    starts = index.contains(hashes)
     if delimiters:
         starts &= ~delimiter_inside(codes, n)
     depth = np.zeros(len(codes) + 1, dtype=np.int32)  # difference array of the covered ranges

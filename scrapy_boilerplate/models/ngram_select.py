@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scrapy_boilerplate.models.ngram_hash import covered, delimiter_inside, hash_windows
+from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_windows
 from scrapy_boilerplate.models.ngram_paper import CutPoint
 
 IMPROVED_N = 96  # n-gram length of the improved variant
@@ -41,6 +41,7 @@ def shared_cut(pages: Sequence[np.ndarray], n: int = IMPROVED_N, min_pages: int 
     del per_page
     useless = hashes[pages_with >= min_pages]
     share = round(100 * len(useless) / len(hashes)) if len(hashes) else 0
-    alternation = sum(int(np.count_nonzero(np.diff(covered(codes, n, useless, delimiters).view(np.int8))))
+    index = HashIndex(useless)
+    alternation = sum(int(np.count_nonzero(np.diff(covered(codes, n, index, delimiters).view(np.int8))))
                       for codes in pages)
     return CutPoint(n, share, alternation), useless

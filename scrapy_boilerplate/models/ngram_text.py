@@ -28,19 +28,14 @@ MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to 
 
 
 def text_slots(root: Element) -> Iterator[tuple[Element, bool]]:
-    """(element, is_tail) for every text and tail of ``root``'s subtree, in source order."""
-    stack: list[tuple[Element, bool]] = [(root, False)]
-    while stack:
-        node, closing = stack.pop()
-        if closing:
-            if node is not root and node.tail:
-                yield node, True
-            continue
-        if isinstance(node.tag, str) and node.text:
-            yield node, False
-        stack.append((node, True))
-        if isinstance(node.tag, str):
-            stack.extend((child, False) for child in reversed(node))
+    """(element, is_tail) for every text and tail of ``root``'s subtree, in source order
+    (lxml's own walk: a text when an element opens, its tail once its subtree has closed)."""
+    for event, node in lxml.etree.iterwalk(root, events=("start", "end")):
+        if event == "start":
+            if isinstance(node.tag, str) and node.text:
+                yield node, False
+        elif node is not root and node.tail:
+            yield node, True
 
 
 def _inside_tag(html: str, lower: int, position: int) -> bool:
