@@ -73,8 +73,9 @@ def child(spec_path: str) -> None:
     process.start()
 
 
-def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str]) -> dict[str, float]:
-    """Run one crawl in a child process; wall seconds, CPU seconds, peak RSS (MiB), items."""
+def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str],
+          script: str = __file__) -> dict[str, float]:
+    """Run one crawl in a child process (``script --child SPEC``); wall seconds, CPU seconds, peak RSS (MiB), items."""
     feed = workdir / f"items-{'on' if plugin else 'off'}.jsonl"
     spec = workdir / "spec.json"
     # A fresh model store per crawl, so every run fits (--set BOILERPLATE_STORE=DIR keeps models across runs).
@@ -83,7 +84,7 @@ def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: d
                                 "settings": {"BOILERPLATE_STORE": store, **settings}}))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, __file__, "--child", str(spec)], env=env)
+    proc = subprocess.Popen([sys.executable, script, "--child", str(spec)], env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,11 +32,16 @@ class Page:
         """Reuse Scrapy's own decoding (``response.text``)."""
         return cls(response.text, response.url)
 
-    @functools.cached_property
+    @property
     def _parsed(self) -> tuple[lxml.html.HtmlElement, bool]:
-        parsed = parse_html(self.html)
-        drop_non_content(parsed.root)
-        return parsed.root, parsed.truncated
+        # Memoised by hand: Python 3.11's functools.cached_property takes one lock shared by every
+        # Page, so a crawl's fit thread parsing its sample stalled the reactor's cleans.
+        cached = self.__dict__.get("_parsed_cache")
+        if cached is None:
+            parsed = parse_html(self.html)
+            drop_non_content(parsed.root)
+            cached = self.__dict__["_parsed_cache"] = (parsed.root, parsed.truncated)
+        return cached
 
     @property
     def tree(self) -> lxml.html.HtmlElement:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections import Counter
 
 import pytest
 
 from crawl_harness import run_crawl
 from crawl_models import CommonBlocks
-from scrapy_boilerplate.crawl.cleaner import WARMUP_CLEANS, Cleaner
+from scrapy_boilerplate.crawl.cleaner import TIMED_EVERY, WARMUP_CLEANS, Cleaner
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
@@ -70,3 +72,24 @@ def test_the_limit_follows_the_mean_clean_time_of_each_model():
 def test_without_threads_the_cleaner_never_hands_off():
     model = CommonBlocks().fit([])
     assert Cleaner(False, inline_below_ms=1e-6).runs_inline(model)
+
+
+def test_an_inline_model_that_turns_slow_still_leaves_the_reactor():
+    model = CommonBlocks().fit([])
+    cleaner = Cleaner(True, inline_below_ms=2.0)
+    for _ in range(WARMUP_CLEANS):
+        cleaner._record(model.name, 0.0005)
+    assert cleaner.runs_inline(model)
+
+    def slow_clean() -> str:  # 5 ms of CPU: the pages got bigger
+        started = time.thread_time()
+        while time.thread_time() - started < 0.005:
+            pass
+        return "cleaned"
+
+    inline_cleans = 0
+    while cleaner.runs_inline(model) and inline_cleans < 50 * TIMED_EVERY:
+        assert asyncio.run(cleaner.run(model, slow_clean)) == "cleaned"
+        inline_cleans += 1
+    assert not cleaner.runs_inline(model)
+    assert inline_cleans <= 20 * TIMED_EVERY

@@ -5,7 +5,9 @@ through the reactor's waker, and the two threads then take turns on the GIL.  On
 crawl (docs/crawl.md, "Performance") that cost more CPU than ``pvalue``'s own cleaning.  A thread
 only pays off when a clean is long enough to stall the crawl, so each model's cleans are timed
 (CPU time of the cleaning thread) and a model whose mean stays under
-``BOILERPLATE_INLINE_CLEAN_MS`` is run inline.
+``BOILERPLATE_INLINE_CLEAN_MS`` is run inline.  Inline cleans are timed one in ``TIMED_EVERY``:
+reading the thread's CPU clock around every clean cost as much as a fast model's clean in the
+benchmark crawl (docs/perf.md).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ WARMUP_CLEANS = 10
 # Weight of the newest clean in the running mean: a model that turns slow (bigger pages) leaves
 # the reactor within a few dozen items.
 MEAN_WEIGHT = 0.05
+# Once a model runs inline, one clean in this many is timed (every clean in the pool is); a model
+# that turns slow still leaves the reactor within a few hundred items.
+TIMED_EVERY = 8
 
 
 def _clean_page(model: SiteModel, html: str, url: str) -> CleanedPage:
@@ -45,6 +50,7 @@ class Cleaner:
         self.in_thread = in_thread
         self.inline_below = inline_below_ms / 1000.0
         self._means: dict[str, tuple[int, float]] = {}  # model name -> (cleans timed, mean seconds)
+        self._inline_calls: dict[str, int] = {}  # model name -> inline cleans since the last timed one
 
     def runs_inline(self, model: SiteModel) -> bool:
         """True when ``model``'s next clean runs on the calling (reactor) thread."""
@@ -59,12 +65,22 @@ class Cleaner:
 
     async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""
+        if not self.in_thread:
+            return function(*args)  # nothing to decide: no timing
         if self.runs_inline(model):
+            if not self._timed_inline(model.name):
+                return function(*args)
             result, seconds = timed_call(function, *args)
         else:
             result, seconds = await run_in_thread(timed_call, function, *args)
         self._record(model.name, seconds)
         return result
+
+    def _timed_inline(self, name: str) -> bool:
+        """True for the one inline clean in ``TIMED_EVERY`` that is timed."""
+        calls = self._inline_calls.get(name, 0) + 1
+        self._inline_calls[name] = 0 if calls >= TIMED_EVERY else calls
+        return calls >= TIMED_EVERY
 
     def _record(self, name: str, seconds: float) -> None:
         count, mean = self._means.get(name, (0, 0.0))

@@ -1,0 +1,106 @@
+"""Where the plugin's crawl CPU goes: garbage collection, thread-pool work (fits) and the reactor thread.
+
+``python benchmarks/crawl_cpu_breakdown.py [--sites 10] [--pages 200] [--model SPEC]``
+
+Runs the corpus of ``bench_crawl.py`` once with the plugin off and once on.  Each child crawl
+records the time its garbage collector spent per generation (``gc.callbacks``) and the CPU time
+of every thread (``/proc/self/task``, Linux only), so the on-minus-off CPU can be split into the
+reactor thread (cleaning, drift measuring, per-item work), the thread pool (fitting, storing) and
+the collector (a bigger heap makes every full collection slower).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import gc
+import json
+import os
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import bench_crawl
+
+POLL_SECONDS = 0.2  # thread CPU is read this often: pool threads live until the crawl ends
+
+
+def _probe(report: Path) -> None:
+    """Install the collector timer and the thread poller in the child; write their figures at exit."""
+    gc_seconds: dict[int, list[float]] = {}
+    started = [0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.thread_time()
+        else:
+            entry = gc_seconds.setdefault(info["generation"], [0, 0.0])
+            entry[0] += 1
+            entry[1] += time.thread_time() - started[0]
+
+    threads: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def poll() -> None:
+        while True:
+            names = {t.native_id: t.name for t in threading.enumerate()}
+            for tid in os.listdir("/proc/self/task"):
+                try:
+                    fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                name = names.get(int(tid)) or threads.get(int(tid), ("?", 0.0))[0]
+                threads[int(tid)] = (name, (int(fields[11]) + int(fields[12])) / tick)
+            time.sleep(POLL_SECONDS)
+
+    def write() -> None:
+        groups: dict[str, float] = {}
+        for name, cpu in threads.values():
+            group = "reactor" if name == "MainThread" else "pool" if name.startswith("PoolThread") else "other"
+            groups[group] = groups.get(group, 0.0) + cpu
+        report.write_text(json.dumps({"gc": {str(g): v for g, v in gc_seconds.items()}, "threads": groups}))
+
+    gc.callbacks.append(on_gc)
+    threading.Thread(target=poll, daemon=True, name="probe").start()
+    atexit.register(write)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sites", type=int, default=10)
+    parser.add_argument("--pages", type=int, default=200, help="pages per site")
+    parser.add_argument("--model", default="style_tree", help="BOILERPLATE_MODEL spec")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _probe(Path(args.child).with_suffix(".probe.json"))
+        bench_crawl.child(args.child)
+        return
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        workdir = Path(tmp)
+        seeds = []
+        for i in range(args.sites):
+            site = workdir / f"site{i}"
+            bench_crawl.write_linked_site(site, f"site{i}.example", args.pages, seed=i)
+            seeds.append(stack.enter_context(bench_crawl.serve_directory(site)) + bench_crawl.SEED_PATH)
+        for plugin in (False, True):
+            run = bench_crawl.crawl(seeds, plugin, args.model, workdir, {}, script=__file__)
+            probe = json.loads((workdir / "spec.probe.json").read_text())
+            rows["on" if plugin else "off"] = (run, probe)
+    print(f"corpus: {args.sites} sites x {args.pages} pages; model {args.model}; one crawl each")
+    print(f"{'':6}{'cpu s':>8}{'reactor':>9}{'pool':>7}{'other':>7}{'gc s':>7}{'gc0':>7}{'gc1':>7}{'gc2':>7}")
+    for label, (run, probe) in rows.items():
+        gcs = probe["gc"]
+        per_gen = [gcs.get(str(g), [0, 0.0])[1] for g in range(3)]
+        t = probe["threads"]
+        print(f"{label:6}{run['cpu']:8.2f}{t.get('reactor', 0):9.2f}{t.get('pool', 0):7.2f}{t.get('other', 0):7.2f}"
+              f"{sum(per_gen):7.2f}" + "".join(f"{s:7.2f}" for s in per_gen))
+    print("thread CPU is sampled every %.1f s (a thread's last slice may be missed); gc time is CPU of the "
+          "collecting thread" % POLL_SECONDS)
+
+
+if __name__ == "__main__":
+    main()
