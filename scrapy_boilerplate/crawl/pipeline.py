@@ -32,11 +32,7 @@ def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -
 
 def skip_reason(html: Any, max_bytes: int) -> str | None:
     """Why an HTML field value cannot be cleaned, or None when it can."""
-    if html is None:
-        return "no_html"
-    if not isinstance(html, str):
-        return "no_html"
-    if not html.strip():
+    if not isinstance(html, str) or not html.strip():
         return "no_html"
     if len(html) > max_bytes:
         return "too_large"

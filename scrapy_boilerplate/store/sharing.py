@@ -68,6 +68,7 @@ class SharedLearning:
         self.coordinator = coordinator
         self.spider = spider
         self.spec = spec
+        self._spec_params = spec.create().get_params()  # what a stored model must match to be used
         self.sample_size = sample_size
         self.lock_ttl = lock_ttl
         self.monitor = monitor
@@ -86,7 +87,7 @@ class SharedLearning:
     def matches_spec(self, stored: StoredModel) -> bool:
         """True when ``stored`` was fitted with this crawl's model and parameters (else it is re-learned)."""
         return (stored.model.name == self.spec.name
-                and stored.model.get_params() == self.spec.create().get_params())
+                and stored.model.get_params() == self._spec_params)
 
     def offer(self, domain: str, page: Page) -> SampleOffer:
         """Offer a page to ``domain``'s shared sample."""
