@@ -42,26 +42,34 @@ class NoopModel(SiteModel):
         return CleanedPage(page.html, page.html, self.name, len(page.html), len(page.html))
 
 
+def bench_spider(seeds: list[str], follow_links: bool) -> type:
+    """A spider that yields each page's URL and HTML from ``seeds`` (and the article links it finds)."""
+    import scrapy
+
+    class BenchSpider(scrapy.Spider):
+        name = "bench"
+
+        async def start(self):  # noqa: ANN201
+            for url in seeds:
+                yield scrapy.Request(url)
+
+        def parse(self, response):  # noqa: ANN001, ANN201
+            yield {"url": response.url, "html": response.text}
+            if follow_links:
+                yield from response.follow_all(css="a[href*='/article/']")
+
+    return BenchSpider
+
+
 def child(spec_path: str) -> None:
     """Run one crawl (in the child process)."""
-    import scrapy
     from scrapy.crawler import CrawlerProcess
 
     from scrapy_boilerplate.models.registry import register
 
     register(NoopModel)
     spec = json.loads(Path(spec_path).read_text())
-
-    class BenchSpider(scrapy.Spider):
-        name = "bench"
-
-        async def start(self):  # noqa: ANN201
-            for url in spec["seeds"]:
-                yield scrapy.Request(url)
-
-        def parse(self, response):  # noqa: ANN001, ANN201
-            yield {"url": response.url, "html": response.text}
-            yield from response.follow_all(css="a[href*='/article/']")
+    BenchSpider = bench_spider(spec["seeds"], follow_links=True)
 
     settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False,
                 "CONCURRENT_REQUESTS": 16, "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}}}

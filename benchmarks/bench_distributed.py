@@ -27,28 +27,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_crawl import bench_spider  # noqa: E402  (benchmarks/ is the script's own folder)
+
 from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site  # noqa: E402
 
 
 def child(spec_path: str) -> None:
     """One worker (in its own process): crawl every start URL through the shared queue."""
-    import scrapy
     from scrapy.crawler import CrawlerProcess
 
     spec = json.loads(Path(spec_path).read_text())
-
-    class BenchSpider(scrapy.Spider):
-        name = "bench"
-
-        async def start(self):  # noqa: ANN201
-            for url in spec["seeds"]:
-                yield scrapy.Request(url)
-
-        def parse(self, response):  # noqa: ANN001, ANN201
-            yield {"url": response.url, "html": response.text}
-
     process = CrawlerProcess(spec["settings"])
-    crawler = process.create_crawler(BenchSpider)
+    crawler = process.create_crawler(bench_spider(spec["seeds"], follow_links=False))
     process.crawl(crawler)
     process.start()
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float))}
