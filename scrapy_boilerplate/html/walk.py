@@ -60,3 +60,47 @@ def post_order(root: Element, prune: Callable[[Element], bool] | None = None) ->
             skipping = False
         else:
             yield element
+
+
+def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Element], str]:
+    """A function giving ``root.getroottree().getpath(el)`` for elements of ``root``'s tree.
+
+    lxml's ``getpath`` scans an element's siblings on every call, so naming every child of a
+    parent with 100,000 children is quadratic (a hang on huge flat pages).  This indexes each
+    parent's children once and memoises the paths, giving the same strings in linear time.
+    """
+    getpath = root.getroottree().getpath
+    steps: dict[lxml.etree._Element, str] = {}
+    paths: dict[lxml.etree._Element, str] = {}
+
+    def index_children(parent: lxml.etree._Element) -> None:
+        tags = [child.tag for child in parent if isinstance(child.tag, str)]
+        totals: dict[str, int] = {}
+        for tag in tags:
+            totals[tag] = totals.get(tag, 0) + 1
+        seen: dict[str, int] = {}
+        for child in parent:
+            tag = child.tag
+            if isinstance(tag, str):
+                seen[tag] = seen.get(tag, 0) + 1
+                steps[child] = tag if totals[tag] == 1 else f"{tag}[{seen[tag]}]"
+
+    def path_of(element: lxml.etree._Element) -> str:
+        if not isinstance(element.tag, str):
+            return getpath(element)
+        chain: list[lxml.etree._Element] = []
+        node: lxml.etree._Element | None = element
+        while node is not None and node not in paths:
+            parent = node.getparent()
+            if parent is None:
+                paths[node] = getpath(node)
+                break
+            chain.append(node)
+            node = parent
+        for node in reversed(chain):
+            if node not in steps:
+                index_children(node.getparent())
+            paths[node] = paths[node.getparent()] + "/" + steps[node]
+        return paths[element]
+
+    return path_of

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import lxml.html
 import numpy as np
 
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError
 from scrapy_boilerplate.page import Page
@@ -76,13 +77,13 @@ def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdic
              score: float | None = None) -> CleanedPage:
     """The cleaned page made of the kept blocks, with one decision per block; ``score`` defaults
     to the share of blocks kept."""
-    tree = page.tree.getroottree()
+    getpath = element_path_finder(page.tree)
     kept = [block for block, verdict in zip(blocks, verdicts) if verdict.kept]
     text = BLOCK_SEPARATOR.join(block.text for block in kept)
     total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
     html = "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
     decisions = tuple(
-        Decision(tree.getpath(block.element), verdict.kept, len(block.text), verdict.reason)
+        Decision(getpath(block.element), verdict.kept, len(block.text), verdict.reason)
         for block, verdict in zip(blocks, verdicts)
     )
     if score is None:

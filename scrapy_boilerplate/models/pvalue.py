@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 import lxml.etree
 import lxml.html
 
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -67,7 +68,7 @@ def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
     Returns the outermost removed elements that held text (paths taken before any removal).
     """
     doomed = [el for el in tree.iter(*PAPER_REMOVED_TAGS) if el is not tree]
-    getpath = tree.getroottree().getpath
+    getpath = element_path_finder(tree)
     doomed_set = set(doomed)
     stripped = []
     for el in doomed:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import lxml.etree
 
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import Decision
 from scrapy_boilerplate.models.pvalue import PValueResult, p_value
 from scrapy_boilerplate.models.pvalue_region import LINK_DENSITY_LIMIT, Refinement
@@ -31,7 +32,7 @@ def _outside_siblings(region: Element) -> Iterator[Element]:
 
 
 def _kept(result: PValueResult, region: Element, chars: int, refinement: Refinement | None) -> Decision:
-    getpath = result.tree.getroottree().getpath
+    getpath = element_path_finder(result.tree)
     best_path = getpath(result.element)
     if refinement is None:
         return Decision(best_path, True, chars, f"main text: max P = {result.p:.3f}")
@@ -44,7 +45,7 @@ def _kept(result: PValueResult, region: Element, chars: int, refinement: Refinem
 def explain(result: PValueResult, region: Element, chars: int, refinement: Refinement | None) -> tuple[Decision, ...]:
     """Decisions for one cleaned page: the kept region first, then what was removed around and inside it."""
     decisions = [_kept(result, region, chars, refinement)]
-    getpath = result.tree.getroottree().getpath
+    getpath = element_path_finder(result.tree)
     for sibling in _outside_siblings(region):
         lengths = result.lengths.get(sibling)
         if lengths is None or lengths.text <= 0:

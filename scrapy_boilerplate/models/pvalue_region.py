@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import lxml.etree
 
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import normalize_space
@@ -105,7 +106,7 @@ def refine_region_explained(root: Element, main: Element, lengths: dict[Element,
     if lengths is None:
         lengths = measure(root, _collapsed)
     region = widen_to_siblings(main, root, lengths)
-    getpath = root.getroottree().getpath
+    getpath = element_path_finder(root)
     doomed = find_link_lists(region, lengths)
     dropped = tuple(LinkList(getpath(el), chars, density) for el, chars, density in doomed)
     path = getpath(region)

@@ -21,6 +21,7 @@ import lxml.etree
 import lxml.html
 import numpy as np
 
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
@@ -159,7 +160,7 @@ class StyleTreeModel(SiteModel):
         if self.uses_local_noise and self.variant == "paper":
             regions += self._remove_local_noise(regions, removal)
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
-        path = page.tree.getroottree().getpath
+        path = element_path_finder(page.tree)
         decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
         if self.variant == "paper":
             output, score = _copy_without(body, removal), None
