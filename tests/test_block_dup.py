@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -84,23 +85,73 @@ def test_unseen_page_is_compared_with_the_sample():
         assert len(fresh.tree.xpath(decision.path)) == 1
 
 
+def as_dict(vectors, row: int) -> dict:
+    """Block ``row`` of ``vectors`` as a plain sparse vector, for brute-force cosines."""
+    d = {("t", k): c for k, c in vectors.tags[row].items()}
+    d.update({("h", int(k)): w for k, w, o in zip(vectors.keys, vectors.weight, vectors.owner) if o == row})
+    return d
+
+
+def brute_force_best(query, sample_vectors) -> list[float]:
+    """Each query block's best cosine against every block of ``sample_vectors``."""
+    others = [as_dict(v, r) for v in sample_vectors for r in range(len(v))]
+    return [max(cosine(as_dict(query, row), other) for other in others) for row in range(len(query))]
+
+
 def test_vectorised_index_finds_the_brute_force_best_cosine():
     pages = [Page(s.html) for s in make_site("index.example", 6, seed=9)]
     vectors = [block_vectors(text_blocks(p)) for p in pages]
     index = BlockIndex.build(vectors[1:])
     query = vectors[0]
     match = index.best_matches(query, np.zeros(len(query), np.int64), np.zeros((1, 5), bool), 0.5)
-
-    def as_dict(v, row):
-        d = {("t", k): c for k, c in v.tags[row].items()}
-        d.update({("h", int(k)): w for k, w, o in zip(v.keys, v.weight, v.owner) if o == row})
-        return d
-
-    others = [(as_dict(v, r)) for v in vectors[1:] for r in range(len(v))]
-    for row in range(len(query)):
-        best = max(cosine(as_dict(query, row), other) for other in others)
+    for row, best in enumerate(brute_force_best(query, vectors[1:])):
         if best > 0.5:
             assert match.cosine[row] == pytest.approx(best)
+
+
+def listing_page(seed: int, rows: int) -> Page:
+    """A flat page of repeated rows: identical ones, and distinct ones sharing a "Reply" line."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for i in range(rows):
+        kind = rng.integers(3)
+        if kind == 0:
+            parts.append("<p>Sponsored: subscribe to our newsletter</p>")
+        elif kind == 1:
+            parts.append(f"<div>comment {int(rng.integers(rows // 2))} on this story<br>Reply</div>")
+        else:
+            parts.append(f"<div><b>{int(rng.integers(4))}</b> replies<br>Reply<br>Share</div>")
+    return page("".join(parts), f"listing-{seed}")
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.9])
+def test_repeated_and_frequent_blocks_still_match_like_brute_force(monkeypatch, threshold):
+    # Few postings per feature count as frequent here, so the capped path is the one checked.
+    monkeypatch.setattr("scrapy_boilerplate.models.block_index.FREQUENT_POSTINGS", 3)
+    vectors = [block_vectors(text_blocks(listing_page(seed, 60))) for seed in range(4)]
+    index = BlockIndex.build(vectors[1:])
+    query = vectors[0]
+    match = index.best_matches(query, np.zeros(len(query), np.int64), np.zeros((1, 3), bool), threshold)
+    for row, best in enumerate(brute_force_best(query, vectors[1:])):
+        assert (match.cosine[row] > threshold) == (best > threshold)
+        if best > threshold:
+            assert match.cosine[row] == pytest.approx(best)
+
+
+def test_pages_of_thousands_of_repeated_blocks_clean_in_bounded_memory():
+    # Pairing every block with every block of the same shape would need gigabytes here.
+    sample = [listing_page(seed, 12_000) for seed in range(2)] + [page(f"<p>Story {i}</p>", f"s{i}") for i in range(3)]
+    fresh = listing_page(7, 12_000)
+    tracemalloc.start()
+    try:
+        model = BlockDupModel(variant="paper", threshold=0.5).fit(sample)
+        cleaned = model.clean(fresh)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 400 * 2 ** 20
+    assert "Sponsored" not in cleaned.text and "Copyright" not in cleaned.text
+    assert len(cleaned.decisions) >= 12_000
 
 
 def test_round_trip_and_damaged_state(tmp_path):

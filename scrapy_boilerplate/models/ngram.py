@@ -21,6 +21,7 @@ import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html import to_text
+from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
 from scrapy_boilerplate.models.ngram_fast import find_optimal_with_starts
@@ -103,7 +104,7 @@ class NGramModel(SiteModel):
                 return
             cut, starts = find_optimal_with_starts(corpus, delimiters)
             self.cut_ = cut
-            self.useless_ = np.unique(hash_at(corpus.ids, starts, cut.n, corpus.alphabet))
+            self.useless_ = sorted_unique(hash_at(corpus.ids, starts, cut.n, corpus.alphabet))
         else:
             self.cut_, self.useless_ = shared_cut([collapse(page.html)[0] for page in pages], delimiters=delimiters)
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_windows
 from scrapy_boilerplate.models.ngram_paper import CutPoint
 
@@ -28,7 +29,7 @@ def page_ngrams(codes: np.ndarray, n: int, delimiters: bool) -> np.ndarray:
     hashes = hash_windows(codes, n)
     if delimiters and len(hashes):
         hashes = hashes[~delimiter_inside(codes, n)]
-    return np.unique(hashes)
+    return sorted_unique(hashes)
 
 
 def shared_cut(pages: Sequence[np.ndarray], n: int = IMPROVED_N, min_pages: int = MIN_PAGES,
