@@ -42,6 +42,28 @@ def buckets(ranks: np.ndarray, distinct: int) -> np.ndarray:
     return out.astype(np.uint8)
 
 
+def _by_symbol(ids: np.ndarray, symbols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of every symbol but SEP grouped by symbol, ascending inside a group (int32), and
+    the int64 group sizes: a counting sort, chunk by chunk (small temporaries)."""
+    counts = np.bincount(ids, minlength=symbols)
+    counts[SEP] = 0
+    filled = np.cumsum(counts) - counts  # next free slot of each symbol
+    pos = np.empty(int(counts.sum()), dtype=np.int32)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        order = np.argsort(chunk, kind="stable")  # radix sort
+        chunk_counts = np.bincount(chunk, minlength=symbols)
+        chunk_counts[SEP] = 0
+        order = order[len(order) - int(chunk_counts.sum()) :]  # SEP sorts first
+        present = np.flatnonzero(chunk_counts)
+        slots = np.repeat(filled[present] - (np.cumsum(chunk_counts[present]) - chunk_counts[present]),
+                          chunk_counts[present])
+        slots += np.arange(len(order))
+        pos[slots] = order + start
+        filled += chunk_counts
+    return pos, counts[counts > 0]
+
+
 @dataclass(frozen=True)
 class Level:
     """The ranked n-grams of one n."""
@@ -66,10 +88,7 @@ class NGramCounter:
         self._pos_bits = _bits(corpus.size)
         self.n = 1
         self._single = np.zeros(corpus.size, dtype=bool)
-        separators = len(corpus.lengths) + 1
-        self._pos = np.argsort(corpus.ids, kind="stable")[separators:].astype(np.int32)  # radix sort
-        counts = np.bincount(corpus.ids, minlength=len(corpus.alphabet))[1:]
-        self._sizes = counts[counts > 0]  # int64 size of each group, in slot order
+        self._pos, self._sizes = _by_symbol(corpus.ids, len(corpus.alphabet))
         self._retire(np.zeros(len(self._sizes), dtype=bool))
 
     def _starts(self) -> np.ndarray:
@@ -131,7 +150,9 @@ class NGramCounter:
         self.n = n + 1
         if not len(self._pos):
             return
-        nxt = np.take(self.corpus.ids[n:], self._pos)  # the symbol each (n+1)-gram adds (one gather)
+        nxt = np.empty(len(self._pos), dtype=self.corpus.ids.dtype)  # the symbol each (n+1)-gram adds
+        for start in range(0, len(nxt), _CHUNK):  # ``take`` casts its indices: chunked, small temporaries
+            nxt[start : start + _CHUNK] = np.take(self.corpus.ids[n:], self._pos[start : start + _CHUNK])
         starts = self._starts()
         change = np.empty(len(nxt), dtype=bool)  # another next symbol than the slot before
         change[0] = True

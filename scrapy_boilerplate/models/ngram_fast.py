@@ -52,17 +52,24 @@ def table_from_cover(corpus: Corpus, cover: np.ndarray, separators: np.ndarray |
     """A_D(n, a) for a = 0 .. 100 from each position's best covering bucket (int64, 101 counts);
     ``separators`` is :func:`separator_pairs` of ``corpus`` when the caller keeps it across n.
 
-    Only neighbours whose buckets differ count (a few percent of them once n passes ~8)."""
-    differ = cover[:-1] != cover[1:]
-    differ[separator_pairs(corpus) if separators is None else separators] = False
-    left = np.flatnonzero(differ)
-    del differ
-    low, high = cover[left], cover[left + 1]
-    np.minimum(low, high, out=low)
-    np.maximum(cover[left], high, out=high)
-    from_a = np.cumsum(np.bincount(low, minlength=NEVER + 1))  # pairs that differ from this a on
-    from_a -= np.cumsum(np.bincount(high, minlength=NEVER + 1))  # ... minus those equal again
-    return from_a[: MAX_PERCENT + 1]
+    Only neighbours whose buckets differ count (a few percent of them once n passes ~8); chunk by
+    chunk, so the temporaries stay small."""
+    separators = separator_pairs(corpus) if separators is None else separators
+    from_a = np.zeros(NEVER + 1, dtype=np.int64)  # pairs that differ from this a on ...
+    pairs = len(cover) - 1
+    for start in range(0, pairs, _CHUNK):
+        end = min(start + _CHUNK, pairs)
+        differ = cover[start:end] != cover[start + 1 : end + 1]
+        inside = separators[np.searchsorted(separators, start) : np.searchsorted(separators, end)]
+        differ[inside - start] = False
+        left = np.flatnonzero(differ)
+        left += start
+        low, high = cover[left], cover[left + 1]
+        np.minimum(low, high, out=low)
+        np.maximum(cover[left], high, out=high)
+        from_a += np.bincount(low, minlength=NEVER + 1)
+        from_a -= np.bincount(high, minlength=NEVER + 1)  # ... minus those equal again
+    return np.cumsum(from_a)[: MAX_PERCENT + 1]
 
 
 def alternation_table(corpus: Corpus, level: Level) -> np.ndarray:
