@@ -117,7 +117,7 @@ class NGramCounter:
     def _split(self, nxt: np.ndarray, splitting: np.ndarray, starts: np.ndarray) -> None:
         """Sort the slots of the ``splitting`` groups by (group, next symbol, position) in place,
         chunk by chunk, permuting ``nxt`` along."""
-        symbols, pos_bits, sizes = len(self.corpus.alphabet), self._pos_bits, self._sizes
+        symbol_bits, pos_bits, sizes = _bits(len(self.corpus.alphabet) - 1), self._pos_bits, self._sizes
         cuts = np.unique(np.append(np.searchsorted(starts, np.arange(0, len(nxt), _CHUNK)), len(starts)))
         for first_group, end_group in zip(cuts[:-1], cuts[1:]):
             chunk_split = splitting[first_group:end_group]
@@ -130,15 +130,15 @@ class NGramCounter:
             pos, following = self._pos[begin:end], nxt[begin:end]
             sub_pos, sub_next = pos[wanted], following[wanted]
             group = np.repeat(np.arange(np.count_nonzero(chunk_split), dtype=np.int64), chunk_sizes[chunk_split])
-            if _bits(int(group[-1]) * symbols + symbols) + pos_bits <= PACK_BITS:
-                group *= symbols
-                group += sub_next
+            if _bits(int(group[-1])) + symbol_bits + pos_bits <= PACK_BITS:
+                group <<= symbol_bits
+                group |= sub_next
                 group <<= pos_bits
                 group |= sub_pos
                 group.sort()
                 pos[wanted] = group & ((1 << pos_bits) - 1)
                 group >>= pos_bits
-                following[wanted] = group % symbols
+                following[wanted] = group & ((1 << symbol_bits) - 1)
             else:  # too many groups or positions to pack: a slower lexicographic sort
                 order = np.lexsort((sub_pos, sub_next, group))
                 pos[wanted], following[wanted] = sub_pos[order], sub_next[order]
