@@ -64,6 +64,21 @@ def _by_symbol(ids: np.ndarray, symbols: int) -> tuple[np.ndarray, np.ndarray]:
     return pos, counts[counts > 0]
 
 
+def _slots(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Every slot of the groups with these ``starts`` and ``sizes``, in order (int64)."""
+    out = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+    out += np.arange(len(out))
+    return out
+
+
+def _spread(values: np.ndarray, starts: np.ndarray, total: int) -> np.ndarray:
+    """uint8 value of its group for each of ``total`` slots, from one uint8 value (<= 127) per group
+    (a cumulative sum of int8 steps: cheaper than ``np.repeat`` over many small groups)."""
+    steps = np.zeros(total, dtype=np.int8)
+    steps[starts] = np.diff(values.astype(np.int8), prepend=np.int8(0))
+    return np.cumsum(steps, dtype=np.int8, out=steps).view(np.uint8)
+
+
 @dataclass(frozen=True)
 class Level:
     """The ranked n-grams of one n."""
@@ -88,6 +103,8 @@ class NGramCounter:
         self._pos_bits = _bits(corpus.size)
         self.n = 1
         self._single = np.zeros(corpus.size, dtype=bool)
+        small = len(corpus.alphabet) <= 1 << 8  # one byte per symbol: a faster gather
+        self._ids = corpus.ids.astype(np.uint8) if small else corpus.ids
         self._pos, self._sizes = _by_symbol(corpus.ids, len(corpus.alphabet))
         self._retire(np.zeros(len(self._sizes), dtype=bool))
 
@@ -102,46 +119,48 @@ class NGramCounter:
         lonely = (sizes == 1) & ~dead
         self._single[self._pos[starts[lonely]]] = True
         dead |= lonely
-        if dead.any():
-            self._pos = self._pos[np.repeat(~dead, sizes)]
-            self._sizes = sizes[~dead]
+        if not dead.any():
+            return
+        if 8 * int(sizes[dead].sum()) > len(self._pos):  # many slots go: one mask over all
+            keep = np.repeat(~dead, sizes)
+        else:  # few: mark just their slots
+            keep = np.ones(len(self._pos), dtype=bool)
+            keep[_slots(starts[dead], sizes[dead])] = False
+        self._pos = self._pos[keep]
+        self._sizes = sizes[~dead]
 
     def _advance_singles(self) -> None:
         size, n = self.corpus.size, self.n
         head = max(size - n, 0)
         self._single[head:] = False
-        self._single[:head] &= self.corpus.ids[n:] != SEP
+        self._single[:head] &= self._ids[n:] != SEP
         if self._delim is not None and n >= 2:
             self._single[:head] &= ~self._delim[n - 1 : size - 1]
 
     def _split(self, nxt: np.ndarray, splitting: np.ndarray, starts: np.ndarray) -> None:
         """Sort the slots of the ``splitting`` groups by (group, next symbol, position) in place,
-        chunk by chunk, permuting ``nxt`` along."""
-        symbol_bits, pos_bits, sizes = _bits(len(self.corpus.alphabet) - 1), self._pos_bits, self._sizes
-        cuts = np.unique(np.append(np.searchsorted(starts, np.arange(0, len(nxt), _CHUNK)), len(starts)))
-        for first_group, end_group in zip(cuts[:-1], cuts[1:]):
-            chunk_split = splitting[first_group:end_group]
-            if not chunk_split.any():
-                continue
-            begin = starts[first_group]
-            end = starts[end_group] if end_group < len(starts) else len(nxt)
-            chunk_sizes = sizes[first_group:end_group]
-            wanted = np.repeat(chunk_split, chunk_sizes)
-            pos, following = self._pos[begin:end], nxt[begin:end]
-            sub_pos, sub_next = pos[wanted], following[wanted]
-            group = np.repeat(np.arange(np.count_nonzero(chunk_split), dtype=np.int64), chunk_sizes[chunk_split])
-            if _bits(int(group[-1])) + symbol_bits + pos_bits <= PACK_BITS:
+        a batch of groups at a time, permuting ``nxt`` along."""
+        symbol_bits, pos_bits = _bits(len(self.corpus.alphabet) - 1), self._pos_bits
+        chosen = np.flatnonzero(splitting)
+        starts, sizes = starts[chosen], self._sizes[chosen]
+        offsets = np.cumsum(sizes) - sizes  # of each group among the slots to sort
+        cuts = np.unique(np.append(np.searchsorted(offsets, np.arange(0, int(sizes.sum()), _CHUNK)), len(sizes)))
+        for begin, end in zip(cuts[:-1], cuts[1:]):
+            slots = _slots(starts[begin:end], sizes[begin:end])
+            sub_pos, sub_next = self._pos[slots], nxt[slots]
+            group = np.repeat(np.arange(end - begin, dtype=np.int64), sizes[begin:end])
+            if _bits(end - begin) + symbol_bits + pos_bits <= PACK_BITS:
                 group <<= symbol_bits
                 group |= sub_next
                 group <<= pos_bits
                 group |= sub_pos
                 group.sort()
-                pos[wanted] = group & ((1 << pos_bits) - 1)
+                self._pos[slots] = group & ((1 << pos_bits) - 1)
                 group >>= pos_bits
-                following[wanted] = group & ((1 << symbol_bits) - 1)
+                nxt[slots] = group & ((1 << symbol_bits) - 1)
             else:  # too many groups or positions to pack: a slower lexicographic sort
                 order = np.lexsort((sub_pos, sub_next, group))
-                pos[wanted], following[wanted] = sub_pos[order], sub_next[order]
+                self._pos[slots], nxt[slots] = sub_pos[order], sub_next[order]
 
     def advance(self) -> None:
         """Go from n to n + 1."""
@@ -150,9 +169,9 @@ class NGramCounter:
         self.n = n + 1
         if not len(self._pos):
             return
-        nxt = np.empty(len(self._pos), dtype=self.corpus.ids.dtype)  # the symbol each (n+1)-gram adds
+        nxt = np.empty(len(self._pos), dtype=self._ids.dtype)  # the symbol each (n+1)-gram adds
         for start in range(0, len(nxt), _CHUNK):  # ``take`` casts its indices: chunked, small temporaries
-            nxt[start : start + _CHUNK] = np.take(self.corpus.ids[n:], self._pos[start : start + _CHUNK])
+            nxt[start : start + _CHUNK] = np.take(self._ids[n:], self._pos[start : start + _CHUNK])
         starts = self._starts()
         change = np.empty(len(nxt), dtype=bool)  # another next symbol than the slot before
         change[0] = True
@@ -174,7 +193,8 @@ class NGramCounter:
         """Rank the current n-grams (count descending, ties by first occurrence) and bucket them."""
         sizes, pos = self._sizes, self._pos
         count = len(sizes)
-        first = pos[self._starts()]
+        starts = self._starts()
+        first = pos[starts]
         distinct = count + int(np.count_nonzero(self._single))
         bucket_at = np.empty(self.corpus.size, dtype=np.uint8)
         if 2 * self._pos_bits <= PACK_BITS:  # one int64 sort of (count descending, first position)
@@ -187,7 +207,7 @@ class NGramCounter:
         else:
             ranked_first = first[np.lexsort((first, -sizes))].astype(np.int32)
         bucket_at[ranked_first] = buckets(np.arange(count, dtype=np.int64), distinct)  # as scratch
-        of_slot = np.repeat(bucket_at[first], sizes)
+        of_slot = _spread(bucket_at[first], starts, len(pos))
         bucket_at.fill(NEVER)
         for start in range(0, len(pos), _CHUNK):  # intp indices chunk by chunk: a faster scatter
             bucket_at[pos[start : start + _CHUNK].astype(np.intp)] = of_slot[start : start + _CHUNK]
