@@ -106,16 +106,16 @@ class NGramCounter:
         small = len(corpus.alphabet) <= 1 << 8  # one byte per symbol: a faster gather
         self._ids = corpus.ids.astype(np.uint8) if small else corpus.ids
         self._pos, self._sizes = _by_symbol(corpus.ids, len(corpus.alphabet))
-        self._retire(np.zeros(len(self._sizes), dtype=bool))
+        self._retire(np.zeros(len(self._sizes), dtype=bool), self._starts())
 
     def _starts(self) -> np.ndarray:
         """First slot of every group."""
         return np.cumsum(self._sizes) - self._sizes
 
-    def _retire(self, dead: np.ndarray) -> None:
+    def _retire(self, dead: np.ndarray, starts: np.ndarray) -> None:
         """Drop the groups of ``dead`` (n-grams that stopped existing) and the groups of one slot,
-        whose positions move to the singles mask."""
-        starts, sizes = self._starts(), self._sizes
+        whose positions move to the singles mask (``starts``: each group's first slot)."""
+        sizes = self._sizes
         lonely = (sizes == 1) & ~dead
         self._single[self._pos[starts[lonely]]] = True
         dead |= lonely
@@ -187,7 +187,7 @@ class NGramCounter:
         del nxt
         if self._delim is not None and n >= 2:  # the symbol at n - 1 moves inside the n-gram
             dead |= self._delim[self._pos[starts] + (n - 1)]
-        self._retire(dead)
+        self._retire(dead, starts)
 
     def level(self) -> Level:
         """Rank the current n-grams (count descending, ties by first occurrence) and bucket them."""
