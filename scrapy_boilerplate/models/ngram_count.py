@@ -1,11 +1,12 @@
 """countsort for n = 1, 2, 3, ... in numpy, each n refining the previous one.
 
 The positions of repeated n-grams are kept grouped by n-gram (suffix-array order up to depth n,
-positions ascending inside a group), with the size of each group.  The
-(n+1)-gram at a position is (its n-gram, the symbol n further on), so going to n + 1 only has to
-reorder the groups followed by more than one symbol: they are sorted in place, chunk by chunk,
-by packed 64-bit keys (group, next symbol, position); the others keep their slots.  An n-gram
-seen once stays unique for every longer n, so its position retires to a mask in position order.
+positions ascending inside a group), with the size of each group.  The (n+1)-gram at a position
+is (its n-gram, the symbol n further on), so going to n + 1 gathers the next symbols once and
+only reorders the groups followed by more than one symbol (7-30 % of the slots past n = 4 on
+template-heavy pages): their slots are sorted in place, a batch of groups at a time, by packed
+64-bit keys (group, next symbol, position); the others keep their slots.  An n-gram seen once
+stays unique for every longer n, so its position retires to a mask in position order.
 Classes are exact (no hashing), which is what lets this agree with the paper's dictionary-based
 ``countsort`` to the last tie.
 
@@ -105,7 +106,7 @@ class NGramCounter:
         self._single = np.zeros(corpus.size, dtype=bool)
         small = len(corpus.alphabet) <= 1 << 8  # one byte per symbol: a faster gather
         self._ids = corpus.ids.astype(np.uint8) if small else corpus.ids
-        self._pos, self._sizes = _by_symbol(corpus.ids, len(corpus.alphabet))
+        self._pos, self._sizes = _by_symbol(self._ids, len(corpus.alphabet))
         self._retire(np.zeros(len(self._sizes), dtype=bool), self._starts())
 
     def _starts(self) -> np.ndarray:
