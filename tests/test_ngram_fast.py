@@ -113,6 +113,25 @@ def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
     assert find_optimal_fast(corpus_of(docs)) == expected
 
 
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_tiny_chunks_change_no_count(monkeypatch, delimiters):
+    """The counter sorts, gathers and ranks chunk by chunk (and the table counts so): chunk
+    borders, and groups larger than a chunk, must not change a table or the cut point."""
+    import scrapy_boilerplate.models.ngram_count as count
+    import scrapy_boilerplate.models.ngram_fast as fast
+
+    monkeypatch.setattr(count, "_CHUNK", 50)
+    monkeypatch.setattr(fast, "_CHUNK", 37)
+    for seed in range(4):
+        docs = random_docs(seed + 200)
+        tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
+        for n in range(2, 9):
+            ranked = paper.countsort(docs, n, delimiters)
+            expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 9)]
+            assert [int(tables.get(n)[a]) for a in range(0, 101, 9)] == expected
+        assert find_optimal_fast(corpus_of(docs), delimiters) == paper.find_optimal(docs, delimiters)
+
+
 @pytest.mark.parametrize("size", [0, 1, 7, 5000])
 def test_the_hash_index_finds_exactly_the_stored_hashes(size):
     rng = np.random.default_rng(size)

@@ -1,10 +1,11 @@
 """FindOptimal in numpy: the alternation count of every a for one n in a single pass.
 
 A position j is covered at (n, a) when some n-gram starting in [j-n+1, j] is among the top
-k = a*D//100, i.e. when the sliding minimum ``cover`` of the rank over that window is below
-k.  Two neighbours j, j+1 of one document then differ exactly for k in
-(min(cover_j, cover_j+1), max(...)], so sorting those bounds once gives A_D(n, a) for all a at
-the cost of one alternation: the Fig. 3 walk then just reads a table per n.
+k = a*D//100, i.e. when the sliding minimum ``cover`` of the n-gram buckets (the smallest a
+whose top share holds the n-gram) over that window is <= a.  Two neighbours j, j+1 of one
+document then differ exactly for a in [min(cover_j, cover_j+1), max(...)), so counting those
+bounds once gives A_D(n, a) for all a at the cost of one alternation: the Fig. 3 walk then just
+reads a table per n.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
-from scrapy_boilerplate.models.ngram_count import NO_RANK, Level, NGramCounter
+from scrapy_boilerplate.models.ngram_count import MAX_PERCENT, NEVER, Level, NGramCounter
 from scrapy_boilerplate.models.ngram_paper import CutPoint, fig3_walk
 
-MAX_PERCENT = 100
 _CHUNK = 1 << 16
 
 
@@ -48,23 +48,33 @@ def separator_pairs(corpus: Corpus) -> np.ndarray:
     return np.flatnonzero((ids[:-1] == SEP) | (ids[1:] == SEP))
 
 
-def table_from_cover(corpus: Corpus, cover: np.ndarray, distinct: int,
-                     separators: np.ndarray | None = None) -> np.ndarray:
-    """A_D(n, a) for a = 0 .. 100 from each position's best covering rank (int64, 101 counts);
-    ``separators`` is :func:`separator_pairs` of ``corpus`` when the caller keeps it across n."""
-    ks = np.array([a * distinct // 100 for a in range(MAX_PERCENT + 1)], dtype=np.int32)  # as cover
-    bound = np.minimum(cover[:-1], cover[1:])
-    bound[separator_pairs(corpus) if separators is None else separators] = NO_RANK
-    bound.sort()
-    below_low = np.searchsorted(bound, ks, side="left")
-    np.maximum(cover[:-1], cover[1:], out=bound)
-    bound.sort()
-    return (below_low - np.searchsorted(bound, ks, side="left")).astype(np.int64)
+def table_from_cover(corpus: Corpus, cover: np.ndarray, separators: np.ndarray | None = None) -> np.ndarray:
+    """A_D(n, a) for a = 0 .. 100 from each position's best covering bucket (int64, 101 counts);
+    ``separators`` is :func:`separator_pairs` of ``corpus`` when the caller keeps it across n.
+
+    Only neighbours whose buckets differ count (a few percent of them once n passes ~8); chunk by
+    chunk, so the temporaries stay small."""
+    separators = separator_pairs(corpus) if separators is None else separators
+    from_a = np.zeros(NEVER + 1, dtype=np.int64)  # pairs that differ from this a on ...
+    pairs = len(cover) - 1
+    for start in range(0, pairs, _CHUNK):
+        end = min(start + _CHUNK, pairs)
+        differ = cover[start:end] != cover[start + 1 : end + 1]
+        inside = separators[np.searchsorted(separators, start) : np.searchsorted(separators, end)]
+        differ[inside - start] = False
+        left = np.flatnonzero(differ)
+        left += start
+        low, high = cover[left], cover[left + 1]
+        np.minimum(low, high, out=low)
+        np.maximum(cover[left], high, out=high)
+        from_a += np.bincount(low, minlength=NEVER + 1)
+        from_a -= np.bincount(high, minlength=NEVER + 1)  # ... minus those equal again
+    return np.cumsum(from_a)[: MAX_PERCENT + 1]
 
 
 def alternation_table(corpus: Corpus, level: Level) -> np.ndarray:
     """A_D(n, a) for a = 0 .. 100 (int64 array of 101 counts)."""
-    return table_from_cover(corpus, window_min(level.rank_at, level.n), level.distinct)
+    return table_from_cover(corpus, window_min(level.bucket_at, level.n))
 
 
 @dataclass
@@ -81,10 +91,10 @@ class AlternationTables:
             if self.counter.n < n:
                 self.counter.advance()
             level = self.counter.level()
-            cover = window_min(level.rank_at, level.n, in_place=True)  # the ranks are not needed again
+            cover = window_min(level.bucket_at, level.n, in_place=True)  # the buckets are not needed again
             if self.separators is None:
                 self.separators = separator_pairs(self.counter.corpus)
-            self.tables[level.n] = table_from_cover(self.counter.corpus, cover, level.distinct, self.separators)
+            self.tables[level.n] = table_from_cover(self.counter.corpus, cover, self.separators)
             self.ranked[level.n] = (level.distinct, level.repeated_first)
             self.ranked.pop(level.n - 2, None)  # the walk never goes back
             del level, cover
