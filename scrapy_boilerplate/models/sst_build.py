@@ -35,15 +35,32 @@ _DIGITS_RE = re.compile(r"\d+")
 _LAYOUT_TAGS: frozenset[str] = PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS
 
 
+_KEY_PART_CACHE: dict[tuple[str, str], str] = {}
+_KEY_PART_CACHE_MAX = 8192  # distinct (attribute, value) pairs kept; then the cache starts over
+
+
+def _key_part(name: str, value: str) -> str:
+    """``name=value`` of a key, digit runs folded and words sorted (memoised: sites repeat them)."""
+    part = _KEY_PART_CACHE.get((name, value))
+    if part is None:
+        part = f"{name}={' '.join(sorted(_DIGITS_RE.sub('#', value).split()))}"
+        if len(_KEY_PART_CACHE) >= _KEY_PART_CACHE_MAX:
+            _KEY_PART_CACHE.clear()
+        _KEY_PART_CACHE[(name, value)] = part
+    return part
+
+
 def element_key(el: Element, attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> str:
     """``tag[attr=value...]`` with digit runs folded, so ``post-12`` and ``post-13`` are one style."""
+    items = el.items()  # one call for all attributes: cheaper than a ``get`` per display attribute
+    if not items:
+        return el.tag
+    get = dict(items).get
     parts = [el.tag]
-    attrib = el.attrib
     for name in attributes:
-        value = attrib.get(name)
+        value = get(name)
         if value:
-            tokens = sorted(_DIGITS_RE.sub("#", value).split())
-            parts.append(f"{name}={' '.join(tokens)}")
+            parts.append(_key_part(name, value))
     return "|".join(parts)
 
 
