@@ -69,12 +69,20 @@ def element_children(el: Element) -> list[Element]:
     return [child for child in el if isinstance(child.tag, str)]
 
 
-def is_leaf(el: Element, virtual_leaves: bool) -> bool:
-    """An actual leaf has no child element; a virtual leaf has only actual leaves as children."""
-    children = element_children(el)
+def _childless(el: Element) -> bool:
+    return not len(el) or not element_children(el)
+
+
+def is_leaf(el: Element, virtual_leaves: bool, children: list[Element] | None = None) -> bool:
+    """An actual leaf has no child element; a virtual leaf has only actual leaves as children.
+
+    ``children`` saves the call when the caller has ``element_children(el)`` already.
+    """
+    if children is None:
+        children = element_children(el)
     if not children:
         return True
-    return virtual_leaves and all(not element_children(child) for child in children)
+    return virtual_leaves and all(_childless(child) for child in children)
 
 
 def _text_for_words(el: Element) -> str:
@@ -97,14 +105,17 @@ def _text_for_words(el: Element) -> str:
 def content_features(el: Element, shingle: int = 1) -> Counter[str]:
     """Actual content features of a leaf: its words (or runs of ``shingle`` words), image sources
     (``img:``) and link targets (``a:``)."""
-    words = tokenize(_text_for_words(el))
-    if shingle > 1 and len(words) >= shingle:
-        words = [" ".join(words[i:i + shingle]) for i in range(len(words) - shingle + 1)]
+    words: Iterable[str] = tokenize(_text_for_words(el))
+    if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
+        words = map(" ".join, zip(*(words[i:] for i in range(shingle))))  # type: ignore[index]
     features: Counter[str] = Counter(words)
-    for node in el.iter("img", "a"):
-        target = node.get("src") if node.tag == "img" else node.get("href")
-        if target:
-            features[f"{node.tag}:{target.strip()}"] += 1
+    # A childless element is its own only candidate (iter(*tags) sets up a tag matcher per call).
+    for node in el.iter("img", "a") if len(el) else (el,):
+        tag = node.tag
+        if tag == "img" or tag == "a":
+            target = node.get("src") if tag == "img" else node.get("href")
+            if target:
+                features[f"{tag}:{target.strip()}"] += 1
     return features
 
 
@@ -128,9 +139,13 @@ class ElementNode:
     def add_features(self, page_index: int, features: Counter[str]) -> None:
         """Record one page's content features of this leaf."""
         self.leaf_pages += 1
+        known = self.features
         for feature, count in features.items():
-            per_page = self.features.setdefault(feature, {})
-            per_page[page_index] = per_page.get(page_index, 0) + count
+            per_page = known.get(feature)
+            if per_page is None:
+                known[feature] = {page_index: count}
+            else:
+                per_page[page_index] = per_page.get(page_index, 0) + count
 
     def signature(self) -> frozenset[str]:
         """Content features of the first page's subtree (computed on demand, for merging)."""
@@ -191,10 +206,10 @@ class SiteStyleTree:
         while stack:
             node, el = stack.pop()
             node.pages += 1
-            if is_leaf(el, self.options.virtual_leaves):
+            children = element_children(el)
+            if is_leaf(el, self.options.virtual_leaves, children):
                 node.add_features(page_index, content_features(el, self.options.shingle))
                 continue
-            children = element_children(el)
             style = self._style_for(node, children)
             stack.extend(zip(style.elements, children))
 
