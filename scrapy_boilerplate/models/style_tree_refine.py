@@ -24,6 +24,7 @@ import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.html.measure import Lengths
+from scrapy_boilerplate.html.walk import pre_order
 from scrapy_boilerplate.models.pvalue import highest_p
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS
 from scrapy_boilerplate.models.pvalue_region import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
@@ -150,15 +151,15 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     """Remove elements named like non-content that hold a minor share of the remaining text."""
     total = max(removal.lengths[body].text, 1)
     lengths = removal.lengths
-    # NAMED_XPATH's elements, in document order: a Python loop reading all attributes at once
-    # is three times as fast as that XPath (or as three ``get`` calls per element).
-    for el in body.iterdescendants():
-        attributes = el.items()
+    # NAMED_XPATH's elements that are not removed, in document order: a walk that skips removed
+    # subtrees and reads all attributes at once is twice as fast as that XPath on real pages.
+    for el in pre_order(body, lambda node: node not in lengths):
+        attributes = el.items() if el is not body else None
         if not attributes:
             continue
         get = dict(attributes).get
         triple = (get("class"), get("id"), get("role"))
-        if triple == (None, None, None) or el not in lengths:  # unnamed, or removed already
+        if triple == (None, None, None):
             continue
         names = _negative_names_of(triple)
         if not names:
@@ -220,8 +221,9 @@ def widen_to_repeats(main: Element, body: Element, lengths: dict[Element, Length
 def drop_link_blocks(region: Element, removal: Removal) -> None:
     """``pvalue``'s link-list rule on the lengths table: short, link-dominated blocks inside ``region``."""
     blocks = BLOCK_TAGS
-    for el in region.iterdescendants():  # iter(*BLOCK_TAGS) would set up a 50-tag matcher per call
-        if el.tag not in blocks or removal.is_removed(el):
+    # Not iter(*BLOCK_TAGS): its 50-tag matcher is set up per call; removed subtrees are skipped.
+    for el in pre_order(region, removal.is_removed):
+        if el is region or el.tag not in blocks:
             continue
         own = removal.lengths[el]
         if 0 < own.text <= LINK_BLOCK_MAX_CHARS and own.link_text > LINK_DENSITY_LIMIT * own.text:
