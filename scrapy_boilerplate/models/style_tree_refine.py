@@ -71,10 +71,9 @@ NAMED_XPATH = lxml.etree.XPath(".//*[@class or @id or @role]")
 NEGATIVE_RE = re.compile(
     "|".join([*NEGATIVE_PARTS, *(rf"(?<![a-z0-9]){word}(?![a-z0-9])" for word in NEGATIVE_WORDS)])
 )
-COMMENT_HEADING_XPATH = lxml.etree.XPath(
-    f".//*[self::h2 or self::h3 or self::h4 or self::p or self::div]"
-    f"[string-length(normalize-space()) <= {COMMENT_HEADING_MAX_CHARS}]"
-)
+COMMENT_HEADING_TAGS = frozenset({"h2", "h3", "h4", "p", "div"})
+# XPath's own normalize-space (it collapses only space, tab, CR and LF) decides what is short.
+SHORT_TEXT_XPATH = lxml.etree.XPath(f"string-length(normalize-space()) <= {COMMENT_HEADING_MAX_CHARS}")
 
 
 @dataclass
@@ -190,8 +189,21 @@ def max_p(body: Element, lengths: dict[Element, Lengths]) -> tuple[Element | Non
 
 
 def cut_comments(region: Element, removal: Removal) -> None:
-    """Remove a "Comments" heading inside ``region`` and everything after it at its level."""
-    for el in COMMENT_HEADING_XPATH(region):
+    """Remove a "Comments" heading inside ``region`` and everything after it at its level.
+
+    The candidates are ``region``'s h2-h4, p and div elements whose text, XPath-normalised, is
+    short.  The lengths table rules most out without reading their text: an element's remaining
+    collapsed length (each text node collapsed on its own, any Unicode space, removed parts left
+    out) never exceeds the XPath-normalised length of its whole text.
+    """
+    lengths = removal.lengths
+    tags = COMMENT_HEADING_TAGS
+    for el in region.iterdescendants():
+        if el.tag not in tags:
+            continue
+        known = lengths.get(el)
+        if (known is not None and known.text > COMMENT_HEADING_MAX_CHARS) or not SHORT_TEXT_XPATH(el):
+            continue
         text = normalize_space(to_text(el))
         if text and COMMENT_HEADING.match(text):
             reason = f"at or after the heading {text!r}: reader comments"
