@@ -149,12 +149,15 @@ class StyleTreeModel(SiteModel):
 
     def regions(self, page: Page) -> list[Region]:
         """The page's regions as the fitted SST decides them (``page`` is not modified)."""
+        return self._regions(page.body)
+
+    def _regions(self, body: lxml.etree._Element) -> list[Region]:
         assert self._sst is not None
-        return map_page(self._sst, page.body, self.threshold, self.aligned, verdicts=self._verdicts)
+        return map_page(self._sst, body, self.threshold, self.aligned, verdicts=self._verdicts)
 
     def _clean(self, page: Page) -> CleanedPage:
-        regions = self.regions(page)
-        body = page.body
+        body = page.body  # (an ElementPath lookup per call: once per clean)
+        regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
         removal = Removal(measure(body, _collapsed, skip=noisy) if body not in noisy else {body: Lengths()})
