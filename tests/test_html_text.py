@@ -1,4 +1,4 @@
-from scrapy_boilerplate.html import normalize_space, parse_html, to_text
+from scrapy_boilerplate.html import normalize_space, parse_html, raw_text, to_text
 
 
 def text_of(html: str) -> str:
@@ -26,3 +26,9 @@ def test_empty_elements_leave_no_blank_lines():
 
 def test_normalize_space():
     assert normalize_space("  a \t\n b\u00a0 ") == "a b"
+
+
+def test_raw_text_is_every_text_node_of_the_subtree_without_its_tail():
+    root = parse_html("<div id=x>a &amp; b<!-- note -->c<b>\u00e9t\u00e9&nbsp;<i>d</i>e</b>f<br>\ng</div>tail").root
+    div = root.find(".//div")
+    assert raw_text(div) == "".join(div.itertext()) == "a & bc\u00e9t\u00e9\u00a0def\ng"

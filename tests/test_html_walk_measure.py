@@ -1,6 +1,6 @@
 from scrapy_boilerplate.html import iter_elements, parse_html
 from scrapy_boilerplate.html.measure import measure
-from scrapy_boilerplate.html.walk import post_order
+from scrapy_boilerplate.html.walk import post_order, pre_order
 
 
 def test_iter_elements_document_order_skips_comments_and_pruned_subtrees():
@@ -15,6 +15,19 @@ def test_post_order_is_children_first_and_survives_depth():
     assert [el.tag for el in post_order(root.find("body"))] == ["p", "p", "div", "body"]
     deep = parse_html("<div>" * 1500 + "x" + "</div>" * 1500).root
     assert sum(1 for _ in post_order(deep)) > 1500
+
+
+def test_pre_order_prunes_what_the_caller_set_aside_during_the_walk():
+    root = parse_html("<body><div><p>a</p><!--c--><ul><li>x</li></ul></div><p>b</p></body>").root
+    body = root.find("body")
+    assert [el.tag for el in pre_order(body)] == ["body", "div", "p", "ul", "li", "p"]
+    set_aside = set()
+    seen = []
+    for el in pre_order(body, lambda node: node in set_aside):
+        seen.append(el.tag)
+        if el.tag == "ul":
+            set_aside.update(el)  # its <li>, reached next, is left out
+    assert seen == ["body", "div", "p", "ul", "p"]
 
 
 def test_measure_text_link_and_markup_lengths():

@@ -24,6 +24,13 @@ def test_unspaced_scripts_are_one_token_per_character():
     assert tokenize("สวัสดี") == ["ส", "ว", "ั", "ส", "ด", "ี"]
 
 
+@pytest.mark.parametrize("text", ["".join(map(chr, range(128))), "Mixed_CASE words, 42nd\tline\nA-Z a-z 0-9 _x_"])
+def test_ascii_text_tokenizes_as_it_does_beside_other_scripts(text):
+    # Pure-ASCII text takes a shortcut; a non-ASCII word after it must not change its tokens.
+    assert tokenize(text) == tokenize(text + " \u00e9t\u00e9")[:-1]
+    assert tokenize(text + " \u00e9t\u00e9")[-1] == "\u00e9t\u00e9"
+
+
 def test_bag_counts():
     assert token_bag("a b a") == Counter({"a": 2, "b": 1})
 

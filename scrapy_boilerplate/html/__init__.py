@@ -4,7 +4,7 @@ from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, iter_blocks, is_bl
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS, drop_non_content, remove_keeping_tail
 from scrapy_boilerplate.html.decode import decode_html, looks_binary
 from scrapy_boilerplate.html.parse import ParsedHtml, parse_html
-from scrapy_boilerplate.html.text import normalize_space, to_text
+from scrapy_boilerplate.html.text import normalize_space, raw_text, to_text
 from scrapy_boilerplate.html.walk import iter_elements
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "iter_elements",
     "normalize_space",
     "parse_html",
+    "raw_text",
     "remove_keeping_tail",
     "to_text",
 ]

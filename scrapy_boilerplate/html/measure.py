@@ -37,9 +37,8 @@ def _tag_markup_length(el: Element) -> int:
     """Characters of ``el``'s start and end tags as serialised (``<p a="b">`` + ``</p>``)."""
     tag = el.tag
     start = len(tag) + 2
-    attrib = el.attrib
-    if attrib:
-        start += sum(len(k) + len(v or "") + 4 for k, v in attrib.items())
+    for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
+        start += len(name) + len(value or "") + 4
     return start if tag in VOID_TAGS else start + len(tag) + 3
 
 
@@ -53,7 +52,8 @@ def measure(root: Element, text_length=len, skip: Collection[Element] = ()) -> d
     out: dict[Element, Lengths] = {}
     get = out.get
     for el in post_order(root, skip.__contains__ if skip else None):
-        own = text_length(el.text) if el.text else 0
+        own = el.text
+        own = text_length(own) if own else 0
         text, link_text, markup = own, 0, own + _tag_markup_length(el)
         for child in el:
             tail = child.tail

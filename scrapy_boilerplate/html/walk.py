@@ -36,6 +36,23 @@ def iter_elements(root: Element, skip: frozenset[str] = frozenset()) -> Iterator
             yield node
 
 
+def pre_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
+    """Yield the elements under ``root`` in document order, by lxml's C-level ``iterwalk``.
+
+    An element for which ``prune(element)`` is true is left out with its whole subtree.  ``prune``
+    is asked as the walk reaches each element, so it may depend on what the caller did with the
+    elements before it (e.g. skip what it has just set aside).  Do not move or remove elements.
+    """
+    if not isinstance(root.tag, str):
+        return
+    walker = lxml.etree.iterwalk(root, events=("start",))
+    for _, element in walker:
+        if prune is not None and prune(element):
+            walker.skip_subtree()
+        else:
+            yield element
+
+
 def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
     """Yield the elements under ``root`` children-first (for bottom-up aggregates).
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html import to_text
+from scrapy_boilerplate.html import NON_CONTENT_TAGS, raw_text, to_text
+from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS
 from scrapy_boilerplate.tokenize import tokenize
 
 Element = lxml.etree._Element
@@ -29,17 +30,37 @@ Element = lxml.etree._Element
 DISPLAY_ATTRIBUTES: tuple[str, ...] = ("align", "bgcolor", "class", "id", "role", "valign", "width")
 MERGE_MAX_CANDIDATES = 8
 _DIGITS_RE = re.compile(r"\d+")
+# Descendants that make to_text break a line, space a cell or skip text: only then may its words
+# differ from those of the subtree's concatenated text nodes.
+_LAYOUT_TAGS: frozenset[str] = PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS
+
+
+_KEY_PART_CACHE: dict[tuple[str, str], str] = {}
+_KEY_PART_CACHE_MAX = 8192  # distinct (attribute, value) pairs kept; then the cache starts over
+
+
+def _key_part(name: str, value: str) -> str:
+    """``name=value`` of a key, digit runs folded and words sorted (memoised: sites repeat them)."""
+    part = _KEY_PART_CACHE.get((name, value))
+    if part is None:
+        part = f"{name}={' '.join(sorted(_DIGITS_RE.sub('#', value).split()))}"
+        if len(_KEY_PART_CACHE) >= _KEY_PART_CACHE_MAX:
+            _KEY_PART_CACHE.clear()
+        _KEY_PART_CACHE[(name, value)] = part
+    return part
 
 
 def element_key(el: Element, attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> str:
     """``tag[attr=value...]`` with digit runs folded, so ``post-12`` and ``post-13`` are one style."""
+    items = el.items()  # one call for all attributes: cheaper than a ``get`` per display attribute
+    if not items:
+        return el.tag
+    get = dict(items).get
     parts = [el.tag]
-    attrib = el.attrib
     for name in attributes:
-        value = attrib.get(name)
+        value = get(name)
         if value:
-            tokens = sorted(_DIGITS_RE.sub("#", value).split())
-            parts.append(f"{name}={' '.join(tokens)}")
+            parts.append(_key_part(name, value))
     return "|".join(parts)
 
 
@@ -48,25 +69,53 @@ def element_children(el: Element) -> list[Element]:
     return [child for child in el if isinstance(child.tag, str)]
 
 
-def is_leaf(el: Element, virtual_leaves: bool) -> bool:
-    """An actual leaf has no child element; a virtual leaf has only actual leaves as children."""
-    children = element_children(el)
+def _childless(el: Element) -> bool:
+    return not len(el) or not element_children(el)
+
+
+def is_leaf(el: Element, virtual_leaves: bool, children: list[Element] | None = None) -> bool:
+    """An actual leaf has no child element; a virtual leaf has only actual leaves as children.
+
+    ``children`` saves the call when the caller has ``element_children(el)`` already.
+    """
+    if children is None:
+        children = element_children(el)
     if not children:
         return True
-    return virtual_leaves and all(not element_children(child) for child in children)
+    return virtual_leaves and all(_childless(child) for child in children)
+
+
+def _text_for_words(el: Element) -> str:
+    """Text with the words of ``to_text(el)``, taken at C speed when no descendant breaks a line.
+
+    (A Python loop over the descendants: lxml's ``iterdescendants(*tags)`` costs 5 us per call
+    to set up its matcher for these 40 tags, more than a leaf's whole walk.)
+    """
+    if el.tag in NON_CONTENT_TAGS:
+        return to_text(el)
+    if not len(el):
+        return el.text or ""
+    layout = _LAYOUT_TAGS
+    for node in el.iterdescendants():
+        if node.tag in layout:
+            return to_text(el)
+    return raw_text(el)
 
 
 def content_features(el: Element, shingle: int = 1) -> Counter[str]:
     """Actual content features of a leaf: its words (or runs of ``shingle`` words), image sources
     (``img:``) and link targets (``a:``)."""
-    words = tokenize(to_text(el))
-    if shingle > 1 and len(words) >= shingle:
-        words = [" ".join(words[i:i + shingle]) for i in range(len(words) - shingle + 1)]
+    words: Iterable[str] = tokenize(_text_for_words(el))
+    if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
+        words = map(" ".join, zip(*(words[i:] for i in range(shingle))))  # type: ignore[index]
     features: Counter[str] = Counter(words)
-    for node in el.iter("img", "a"):
-        target = node.get("src") if node.tag == "img" else node.get("href")
-        if target:
-            features[f"{node.tag}:{target.strip()}"] += 1
+    # A childless element is its own only candidate (iter(*tags) sets up a tag matcher per call).
+    for node in el.iter("img", "a") if len(el) else (el,):
+        tag = node.tag
+        if tag == "img" or tag == "a":
+            target = node.get("src") if tag == "img" else node.get("href")
+            if target:
+                features[f"{tag}:{target.strip()}"] += 1
     return features
 
 
@@ -90,9 +139,13 @@ class ElementNode:
     def add_features(self, page_index: int, features: Counter[str]) -> None:
         """Record one page's content features of this leaf."""
         self.leaf_pages += 1
+        known = self.features
         for feature, count in features.items():
-            per_page = self.features.setdefault(feature, {})
-            per_page[page_index] = per_page.get(page_index, 0) + count
+            per_page = known.get(feature)
+            if per_page is None:
+                known[feature] = {page_index: count}
+            else:
+                per_page[page_index] = per_page.get(page_index, 0) + count
 
     def signature(self) -> frozenset[str]:
         """Content features of the first page's subtree (computed on demand, for merging)."""
@@ -153,10 +206,10 @@ class SiteStyleTree:
         while stack:
             node, el = stack.pop()
             node.pages += 1
-            if is_leaf(el, self.options.virtual_leaves):
+            children = element_children(el)
+            if is_leaf(el, self.options.virtual_leaves, children):
                 node.add_features(page_index, content_features(el, self.options.shingle))
                 continue
-            children = element_children(el)
             style = self._style_for(node, children)
             stack.extend(zip(style.elements, children))
 

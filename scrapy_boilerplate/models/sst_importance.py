@@ -58,14 +58,36 @@ def node_importance(node: ElementNode) -> float:
     return min(entropy(counts, m), 1.0)
 
 
-def leaf_importance(node: ElementNode) -> float | None:
+class EntropyCache:
+    """Memoised :func:`entropy` of count sequences, for one marking pass.
+
+    A site's features fall into few distinct distributions (a menu word once on each of the 20
+    pages), so most of the fit's entropies are repeats.  Keyed by the counts in order and ``m``,
+    the cached value is the very float :func:`entropy` returns.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[tuple[int, ...], int], float] = {}
+
+    def __call__(self, counts: Iterable[int], m: int) -> float:
+        key = (tuple(counts), m)
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = entropy(key[0], m)
+        return value
+
+
+def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) -> float | None:
     """1 - mean entropy of the leaf's content features over its pages; None without features."""
     if not node.features:
         return None
     m = node.leaf_pages
     if m <= 1:
         return 1.0
-    total = sum(entropy(per_page.values(), m) for per_page in node.features.values())
+    of = entropies or entropy
+    # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
+    # no bit of the total (most features of prose are such), and it still counts in the mean.
+    total = sum(of(per_page.values(), m) for per_page in node.features.values() if len(per_page) > 1)
     return max(0.0, 1.0 - total / len(node.features))
 
 
@@ -85,9 +107,10 @@ def post_order(root: ElementNode) -> Iterator[ElementNode]:
         stack.extend((child, False) for child in reversed(node.children()) if id(child) not in seen)
 
 
-def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuation: float) -> NodeInfo:
+def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuation: float,
+                         entropies: EntropyCache | None = None) -> NodeInfo:
     """CompImp of ``node`` from its children's (already computed) infos."""
-    leaf_imp = leaf_importance(node)
+    leaf_imp = leaf_importance(node, entropies)
     node_imp = node_importance(node)
     styles = list(node.styles.values())
     has_content = leaf_imp is not None or any(infos[id(c)].has_content for s in styles for c in s.elements)
@@ -108,7 +131,7 @@ def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuat
     return NodeInfo(node_imp, (1 - g_l) * node_imp + g_l * weighted, has_content)
 
 
-def local_noise(node: ElementNode, threshold: float) -> frozenset[str]:
+def local_noise(node: ElementNode, threshold: float, entropies: EntropyCache | None = None) -> frozenset[str]:
     """Features of ``node``'s subtree whose entropy over the node's pages reaches ``threshold``."""
     merged: dict[str, dict[int, int]] = {}
     for leaf in post_order(node):
@@ -117,7 +140,8 @@ def local_noise(node: ElementNode, threshold: float) -> frozenset[str]:
             for page, count in per_page.items():
                 target[page] = target.get(page, 0) + count
     m = node.pages
-    return frozenset(f for f, per_page in merged.items() if len(per_page) > 1 and entropy(per_page.values(), m) >= threshold)
+    of = entropies or entropy
+    return frozenset(f for f, per_page in merged.items() if len(per_page) > 1 and of(per_page.values(), m) >= threshold)
 
 
 def mark(root: ElementNode, threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
@@ -128,8 +152,9 @@ def mark(root: ElementNode, threshold: float = NOISE_THRESHOLD, attenuation: flo
     """
     infos: dict[int, NodeInfo] = {}
     noisy_below: dict[int, bool] = {}  # some contentful descendant is noisy
+    entropies = EntropyCache()
     for node in post_order(root):
-        info = composite_importance(node, infos, attenuation)
+        info = composite_importance(node, infos, attenuation, entropies)
         children = node.children()
         info.noisy = info.comp_imp < threshold and all(infos[id(c)].noisy for c in children)
         noisy_below[id(node)] = any(
@@ -139,7 +164,7 @@ def mark(root: ElementNode, threshold: float = NOISE_THRESHOLD, attenuation: flo
         infos[id(node)] = info
     if local_noise_entropy is not None:
         for node in maximal_meaningful(root, infos):
-            infos[id(node)].local_noise = local_noise(node, local_noise_entropy)
+            infos[id(node)].local_noise = local_noise(node, local_noise_entropy, entropies)
     return infos
 
 

@@ -35,12 +35,29 @@ def label(key: str) -> str:
     return "<" + key.replace("|", " ") + ">"
 
 
-def _decided(node: CompactNode, el: Element, threshold: float) -> Region:
+def _verdict(node: CompactNode, threshold: float) -> tuple[bool, str]:
+    """Kept or not, and why, for a page element mapped to a noisy or meaningful ``node``."""
     name = f"style node {label(node.key)} CompImp {node.comp_imp:.2f}"
     if node.status == NOISY:
-        return Region(el, False, f"{name} < threshold {threshold:.2f} (noisy)", node)
+        return False, f"{name} < threshold {threshold:.2f} (noisy)"
     relation = ">=" if node.comp_imp >= threshold else "<"
-    return Region(el, True, f"{name} {relation} threshold {threshold:.2f}, no noisy descendant (meaningful)", node)
+    return True, f"{name} {relation} threshold {threshold:.2f}, no noisy descendant (meaningful)"
+
+
+class Verdicts:
+    """Memoised :func:`_verdict` of one fitted SST: every page maps onto the same few nodes, so
+    their reasons are formatted once, not once per page."""
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+        self._known: dict[CompactNode, tuple[bool, str]] = {}
+
+    def region(self, node: CompactNode, el: Element) -> Region:
+        """The region of ``el``, mapped to the noisy or meaningful ``node``."""
+        verdict = self._known.get(node)
+        if verdict is None:
+            verdict = self._known[node] = _verdict(node, self.threshold)
+        return Region(el, verdict[0], verdict[1], node)
 
 
 def _unseen(el: Element, why: str) -> Region:
@@ -48,14 +65,19 @@ def _unseen(el: Element, why: str) -> Region:
 
 
 def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
-             attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> list[Region]:
-    """Regions of ``body`` (read-only) decided by the simplified SST ``root``, in document order."""
+             attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES, verdicts: Verdicts | None = None) -> list[Region]:
+    """Regions of ``body`` (read-only) decided by the simplified SST ``root``, in document order.
+
+    ``verdicts`` (for ``threshold``) can be kept across the pages cleaned with one SST.
+    """
+    if verdicts is None or verdicts.threshold != threshold:
+        verdicts = Verdicts(threshold)
     regions: list[Region] = []
     stack: list[tuple[CompactNode, Element]] = [(root, body)]
     while stack:
         node, el = stack.pop()
         if node.status in (NOISY, MEANINGFUL):
-            regions.append(_decided(node, el, threshold))
+            regions.append(verdicts.region(node, el))
             continue
         children = element_children(el)
         if not children:

@@ -22,14 +22,14 @@ import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.html import normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import normalize_space, raw_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
-from scrapy_boilerplate.models.sst_map import Region, locally_noisy_leaves, map_page
+from scrapy_boilerplate.models.sst_map import Region, Verdicts, locally_noisy_leaves, map_page
 from scrapy_boilerplate.models.style_tree_refine import PROSE_MIN_CHARS, Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
@@ -56,7 +56,7 @@ def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Elemen
 
 def _visible_chars(el: lxml.etree._Element) -> int:
     """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report)."""
-    return len(normalize_space("".join(el.itertext())))
+    return len(normalize_space(raw_text(el)))
 
 
 def _chars(removal: Removal, el: lxml.etree._Element) -> int:
@@ -117,6 +117,7 @@ class StyleTreeModel(SiteModel):
         self.local_noise = None if local_noise is None else bool(local_noise)
         self.local_noise_entropy = _unit("local_noise_entropy", local_noise_entropy)
         self._sst: CompactNode | None = None
+        self._verdicts = Verdicts(self.threshold)  # of the current SST's nodes, reset with it
 
     @property
     def uses_local_noise(self) -> bool:
@@ -136,6 +137,7 @@ class StyleTreeModel(SiteModel):
     def _fit(self, pages: list[Page]) -> None:
         if not pages:  # nothing learned: every part of a page is possibly meaningful
             self._sst = CompactNode("body", MEANINGFUL, 1.0)
+            self._verdicts = Verdicts(self.threshold)
             return
         options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements,
                                shingle=self.shingle)
@@ -143,15 +145,19 @@ class StyleTreeModel(SiteModel):
         sst.release()
         infos = mark(sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.uses_local_noise else None)
         self._sst = simplify(sst.root, infos, aligned=self.aligned)
+        self._verdicts = Verdicts(self.threshold)
 
     def regions(self, page: Page) -> list[Region]:
         """The page's regions as the fitted SST decides them (``page`` is not modified)."""
+        return self._regions(page.body)
+
+    def _regions(self, body: lxml.etree._Element) -> list[Region]:
         assert self._sst is not None
-        return map_page(self._sst, page.body, self.threshold, self.aligned)
+        return map_page(self._sst, body, self.threshold, self.aligned, verdicts=self._verdicts)
 
     def _clean(self, page: Page) -> CleanedPage:
-        regions = self.regions(page)
-        body = page.body
+        body = page.body  # (an ElementPath lookup per call: once per clean)
+        regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
         removal = Removal(measure(body, _collapsed, skip=noisy) if body not in noisy else {body: Lengths()})
@@ -246,3 +252,4 @@ class StyleTreeModel(SiteModel):
         if not isinstance(state, dict):
             raise ModelFormatError("style_tree state must be an object")
         self._sst = from_state(state, arrays)
+        self._verdicts = Verdicts(self.threshold)
