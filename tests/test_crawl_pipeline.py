@@ -156,6 +156,18 @@ def test_opted_out_item_passes_untouched():
     assert "text" in process(pipeline, item)
 
 
+@pytest.mark.parametrize("signal_name", ["item_scraped", "item_dropped", "item_error"])
+def test_opted_out_item_is_forgotten_once_it_leaves_the_pipelines(signal_name):
+    from scrapy import signals
+
+    pipeline = make_pipeline(fitted())
+    item = {"url": SITE[0].url, "html": SITE[0].html}
+    pipeline.learner.mark_opt_out(item)
+    pipeline.learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
+    assert not pipeline.learner.is_opted_out(item)
+    assert "text" in process(pipeline, item)
+
+
 def test_non_items_pass_through():
     pipeline = make_pipeline(fitted())
     assert process(pipeline, "not an item") == "not an item"

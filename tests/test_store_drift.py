@@ -43,6 +43,17 @@ def test_a_sample_with_a_one_off_region_has_a_nonzero_baseline_unseen_share():
     assert Fingerprint.of([odd, *pages[1:]]).unseen_share > 0.0
 
 
+def test_unseen_share_weighs_the_text_of_new_regions_against_all_of_the_pages_text():
+    fingerprint = Fingerprint.of(site(10))
+    page = site(12)[11]
+    poll = "Vote in our poll on the new bridge"
+    mixed = Page(page.html.replace("</footer>", f'</footer><div class="poll"><p>{poll}</p></div>'))
+    chars = block_signatures(mixed)
+    assert fingerprint.unseen(page) == 0.0
+    assert fingerprint.unseen(mixed) == pytest.approx(len(poll) / sum(chars.values()))
+    assert fingerprint.unseen(Page("<html><body></body></html>")) == 0.0
+
+
 def test_fit_baseline_records_the_models_removed_share_on_its_sample():
     pages = site(10)
     model = create_model("pvalue").fit(pages)

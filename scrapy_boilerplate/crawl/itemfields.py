@@ -22,9 +22,16 @@ class ItemFields:
         self.output_fields = output_fields
         self._missing: dict[type, tuple[str, ...]] = {}
 
-    def is_item(self, item: Any) -> bool:
-        """True for any object ItemAdapter can handle."""
-        return ItemAdapter.is_item(item)
+    @staticmethod
+    def adapt(item: Any) -> ItemAdapter | None:
+        """One adapter for reading and writing ``item``'s fields, or None for an object ItemAdapter cannot handle.
+
+        Build it once per item: finding an item's adapter class is most of the cost of a field access.
+        """
+        try:
+            return ItemAdapter(item)
+        except TypeError:
+            return None
 
     def missing_outputs(self, item: Any) -> tuple[str, ...]:
         """Output fields ``item``'s class does not declare (cached per class)."""
@@ -34,13 +41,7 @@ class ItemFields:
         return self._missing[cls]
 
     @staticmethod
-    def get(item: Any, name: str) -> Any:
-        """The value of field ``name``, or None when unset."""
-        return ItemAdapter(item).get(name)
-
-    @staticmethod
-    def set_many(item: Any, values: dict[str, Any]) -> None:
+    def set_many(adapter: ItemAdapter, values: dict[str, Any]) -> None:
         """Write several fields (all declared: see :meth:`missing_outputs`)."""
-        adapter = ItemAdapter(item)
         for name, value in values.items():
             adapter[name] = value

@@ -80,6 +80,7 @@ class BoilerplateLearner:
         self.sync = ModelSync(config, crawler)
         self.poller = SharedStorePoller(self, config.store_poll)
         self._opted_out: dict[int, Any] = {}
+        self._forgetting = False  # forget_item is connected to the item signals
         self._fits: set[Any] = set()
 
     @classmethod
@@ -90,8 +91,6 @@ class BoilerplateLearner:
         crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_closed, signal=signals.spider_closed)
-        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
-            crawler.signals.connect(learner.forget_item, signal=signal)
         return learner
 
     # -- sampling ------------------------------------------------------------------------
@@ -309,7 +308,16 @@ class BoilerplateLearner:
 
     # -- opt-out registry (spider middleware -> pipeline) --------------------------------
     def mark_opt_out(self, item: Any) -> None:
-        """Remember that ``item`` came from a request with ``dont_clean_boilerplate``."""
+        """Remember that ``item`` came from a request with ``dont_clean_boilerplate``.
+
+        The first one connects :meth:`forget_item` to the item signals: a receiver of
+        ``item_scraped`` costs every item of the crawl an asyncio task (scrapy/utils/signal.py,
+        ``_send_catch_log_asyncio``), so crawls that never opt out do without it.
+        """
+        if not self._forgetting:
+            self._forgetting = True
+            for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+                self.crawler.signals.connect(self.forget_item, signal=signal)
         self._opted_out[id(item)] = item
 
     def is_opted_out(self, item: Any) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
@@ -51,6 +52,9 @@ class BoilerplatePipeline:
         self.fields = ItemFields(self.config.output_fields)
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
+        # Per-item stats: Scrapy's collector looks each method up through a Python __getattribute__.
+        self._inc_stat = self.stats.inc_value
+        self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
@@ -59,19 +63,20 @@ class BoilerplatePipeline:
 
     async def process_item(self, item: Any, spider: Any = None) -> Any:
         """Clean ``item`` in place and return it; anything unusable passes on untouched."""
-        if not self.fields.is_item(item):
+        fields = self.fields.adapt(item)
+        if fields is None:
             return item
         if self.learner.is_opted_out(item):
             return self._skip(item, "opt_out")
         if self.fields.missing_outputs(item):
             return self._undeclared(item)
-        html = self.fields.get(item, self.config.html_field)
+        html = fields.get(self.config.html_field)
         if isinstance(html, bytes):
             html = decode_html(html)
         reason = skip_reason(html, self.config.max_page_bytes)
         if reason is not None:
             return self._skip(item, reason)
-        url = self.fields.get(item, self.config.url_field)
+        url = fields.get(self.config.url_field)
         url = url if isinstance(url, str) else ""
         domain = domain_of(url) if url else ""
         model = await self._model_for(domain, len(html)) if domain else None
@@ -81,7 +86,7 @@ class BoilerplatePipeline:
         else:
             cleaned, fallback = (prepared, False) if prepared is not None else await self._clean(model, html, url)
         if cleaned is not None:
-            self._write(item, cleaned, fallback)
+            self._write(fields, cleaned, fallback)
         return item
 
     async def _model_for(self, domain: str, size: int) -> SiteModel | None:
@@ -122,18 +127,22 @@ class BoilerplatePipeline:
         self.learner.observe(domain, learned, cleaned.removed_share, unseen)
         return cleaned, False
 
-    def _write(self, item: Any, cleaned: CleanedPage, fallback: bool) -> None:
+    def _write(self, fields: ItemAdapter, cleaned: CleanedPage, fallback: bool) -> None:
         values: dict[str, Any] = {self.config.text_field: cleaned.text}
         if self.config.cleaned_html_field:
             values[self.config.cleaned_html_field] = cleaned.html
         if self.config.model_field:
             values[self.config.model_field] = cleaned.model + (FALLBACK_MARK if fallback else "")
-        self.fields.set_many(item, values)
-        self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
+        self.fields.set_many(fields, values)
+        inc = self._inc_stat
+        key = self._cleaned_keys.get(cleaned.model)
+        if key is None:
+            key = self._cleaned_keys[cleaned.model] = keys.ITEMS_CLEANED.format(model=cleaned.model)
+        inc(key)
         if fallback:
-            self.stats.inc_value(keys.ITEMS_FALLBACK)
-        self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
-        self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
+            inc(keys.ITEMS_FALLBACK)
+        inc(keys.CHARS_TOTAL, cleaned.total_chars)
+        inc(keys.CHARS_REMOVED, cleaned.removed_chars)
 
     def _skip(self, item: Any, reason: str) -> Any:
         self.stats.inc_value(keys.ITEMS_SKIPPED.format(reason=reason))

@@ -87,6 +87,34 @@ def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Eleme
     return normalize_space("".join(element.itertext()))
 
 
+class BlockWalk:
+    """The candidate blocks of one tree, with each one's text computed only when asked for.
+
+    :func:`iter_blocks` computes every block's text; a caller that needs the text of only some
+    blocks (the drift fingerprint skips blocks of known template regions) walks the elements
+    with :meth:`elements` and asks :meth:`text` where it must.
+    """
+
+    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
+        self.root = root
+        self.tags = frozenset(tags)
+        self._contains = _ancestors_of(root, tuple(self.tags))
+        self._needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
+
+    def elements(self) -> Iterator[tuple[lxml.etree._Element, bool]]:
+        """``(element, leaf)`` for every element with a block tag, in document order.
+
+        A non-leaf element is a block only when :meth:`text` gives it text of its own.
+        """
+        contains = self._contains
+        for el in self.root.iter(*self.tags):
+            yield el, el not in contains
+
+    def text(self, element: lxml.etree._Element, leaf: bool) -> str:
+        """The block text of ``element``: all of it for a leaf, its own inline text otherwise."""
+        return _leaf_text(element, self._needs_layout) if leaf else _own_inline_text(element, self.tags)
+
+
 def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
                 tags: frozenset[str] = BLOCK_TAGS) -> Iterator[Block]:
     """Yield the blocks under ``root`` in document order.
@@ -96,9 +124,8 @@ def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
     non-leaf block, so no visible text is lost between blocks.  ``tags`` says which tags are
     blocks (e.g. ``{"table", "body"}`` for a table-only partition).
     """
-    tags = frozenset(tags)
-    contains = _ancestors_of(root, tuple(tags))
-    needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in tags))
+    walk = BlockWalk(root, tags)
+    tags, contains, needs_layout = walk.tags, walk._contains, walk._needs_layout  # the hot loop, inlined
     for el in root.iter(*tags):
         if el not in contains:
             yield Block(el, _leaf_text(el, needs_layout), True)

@@ -13,11 +13,12 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html import iter_blocks, iter_elements
+from scrapy_boilerplate.html import iter_blocks
+from scrapy_boilerplate.html.blocks import BlockWalk
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
@@ -35,33 +36,59 @@ def _step(element: lxml.etree._Element) -> str:
     return "".join(names)
 
 
-def _signatures(root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
-    """Map every element under ``root`` to the hash of its root-to-element path (one top-down pass).
+# Most memoised path steps kept per fingerprint (a site template has a few hundred).
+STEP_MEMO_LIMIT = 4096
+StepMemo = dict[tuple[str, str, str | None, str | None], str]
 
-    Sibling elements with the same tag, id and class (list items, paragraphs) share one path, so
-    steps and hashes are memoised per (parent path, raw attributes) within the page.
+
+class _Signer:
+    """Signatures of one page's elements, computed on demand from the root down.
+
+    Sibling elements with the same tag, id and class (list items, paragraphs) and the same
+    regions on every page of a site share one path, so steps and hashes are memoised per
+    (parent path, raw attributes) in ``steps``, which may outlive the page (see :class:`Fingerprint`).
     """
-    out: dict[lxml.etree._Element, str] = {}
-    memo: dict[tuple[str, str, str | None, str | None], str] = {}
-    for el in iter_elements(root):
-        parent = el.getparent()
-        prefix = out.get(parent, "") if parent is not None else ""
-        memo_key = (prefix, el.tag, el.get("id"), el.get("class"))
-        signature = memo.get(memo_key)
-        if signature is None:
-            digest = hashlib.blake2b((prefix + "/" + _step(el)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-            signature = memo[memo_key] = digest.hexdigest()
-        out[el] = signature
-    return out
+
+    def __init__(self, steps: StepMemo) -> None:
+        self.steps = steps
+        self.by_element: dict[lxml.etree._Element, str] = {}
+
+    def __call__(self, element: lxml.etree._Element) -> str:
+        """The hash of ``element``'s root-to-element path."""
+        by_element = self.by_element
+        signature = by_element.get(element)
+        if signature is not None:
+            return signature
+        chain = []
+        node: lxml.etree._Element | None = element
+        while node is not None and node not in by_element:
+            chain.append(node)
+            node = node.getparent()
+        prefix = by_element[node] if node is not None else ""
+        steps = self.steps
+        for node in reversed(chain):
+            key = (prefix, node.tag, node.get("id"), node.get("class"))
+            signature = steps.get(key)
+            if signature is None:
+                digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
+                signature = digest.hexdigest()
+                if len(steps) >= STEP_MEMO_LIMIT:
+                    steps.clear()
+                steps[key] = signature
+            by_element[node] = prefix = signature
+        return prefix
 
 
-def block_signatures(page: Page) -> Counter[str]:
-    """Visible characters per block signature of ``page`` (its template regions, weighted by text)."""
-    signatures = _signatures(page.tree)
+def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
+    """Visible characters per block signature of ``page`` (its template regions, weighted by text).
+
+    ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
+    """
+    signature_of = _Signer(steps if steps is not None else {})
     chars: Counter[str] = Counter()
     for block in iter_blocks(page.body):
         if block.text:
-            chars[signatures[block.element]] += len(block.text)
+            chars[signature_of(block.element)] += len(block.text)
     return chars
 
 
@@ -79,11 +106,14 @@ class Fingerprint:
 
     signatures: frozenset[str]
     unseen_share: float
+    # Path steps of this site's pages, memoised across the pages it measures (not part of its value).
+    _steps: StepMemo = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, pages: Iterable[Page]) -> Fingerprint:
         """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed."""
-        per_page = [block_signatures(page) for page in pages]
+        steps: StepMemo = {}
+        per_page = [block_signatures(page, steps) for page in pages]
         page_counts: Counter[str] = Counter()
         for chars in per_page:
             page_counts.update(chars.keys())
@@ -95,5 +125,22 @@ class Fingerprint:
         return cls(frozenset(page_counts), mean)
 
     def unseen(self, page: Page) -> float:
-        """Share of ``page``'s text in regions this fingerprint never saw."""
-        return unseen_share(block_signatures(page), self.signatures)
+        """Share of ``page``'s text in regions this fingerprint never saw.
+
+        The same figure as ``unseen_share(block_signatures(page), self.signatures)``, but the text
+        of blocks in known regions is only measured when some text is unseen: a page of a known
+        template (the usual case) costs its block signatures and no text at all.
+        """
+        walk = BlockWalk(page.body)
+        signature_of = _Signer(self._steps)
+        known = self.signatures
+        unseen = 0
+        seen_blocks = []
+        for element, leaf in walk.elements():
+            if signature_of(element) in known:
+                seen_blocks.append((element, leaf))
+            else:
+                unseen += len(walk.text(element, leaf))
+        if not unseen:
+            return 0.0
+        return unseen / (unseen + sum(len(walk.text(element, leaf)) for element, leaf in seen_blocks))
