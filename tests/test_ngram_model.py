@@ -9,7 +9,8 @@ import pytest
 
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
-from scrapy_boilerplate.models.ngram import NGramModel, char_ranges
+from scrapy_boilerplate.models.ngram import NGramModel
+from scrapy_boilerplate.models.ngram_text import RemovedRanges
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
@@ -131,8 +132,19 @@ def test_bad_parameters_are_refused(bad):
 
 def test_char_ranges_are_maximal_runs():
     removed = np.array([0, 0, 1, 1, 1, 0], dtype=bool)
-    assert char_ranges(removed) == [(0, 2, False), (2, 5, True), (5, 6, False)]
-    assert char_ranges(removed[:0]) == []
+    assert RemovedRanges.from_mask(removed).ranges() == [(0, 2, False), (2, 5, True), (5, 6, False)]
+    assert RemovedRanges.from_mask(~removed).ranges() == [(0, 2, True), (2, 5, False), (5, 6, True)]
+    assert RemovedRanges.from_mask(removed[:0]).ranges() == []
+
+
+def test_removed_ranges_count_the_removed_characters_before_any_position():
+    removed = np.array([1, 0, 0, 1, 1, 0, 1], dtype=bool)
+    ranges = RemovedRanges.from_mask(removed)
+    positions = np.arange(len(removed) + 1)
+    expected = np.concatenate([[0], np.cumsum(removed)])
+    assert np.array_equal(ranges.removed_before(positions), expected)
+    assert np.array_equal(ranges.cuts(), np.flatnonzero(removed[1:] != removed[:-1]) + 1)
+    assert ranges.removed == 4
 
 
 def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -> str:
@@ -144,7 +156,7 @@ def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -
     for start, end in removed_spans:
         removed[start:end] = True
     tree = page.copy_tree()
-    keep_text(tree, html, removed, share)
+    keep_text(tree, html, RemovedRanges.from_mask(removed), share)
     return to_text(tree.find("body"))
 
 

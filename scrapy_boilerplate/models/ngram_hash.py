@@ -88,7 +88,7 @@ def delimiter_inside(codes: np.ndarray, n: int) -> np.ndarray:
 
 class HashIndex:
     """A sorted uint64 hash array with a direct index on its top bits: membership tests without
-    sorting the queries (one bucket lookup each, a binary search only in the rare crowded bucket)."""
+    sorting the queries (one bucket lookup each, then a short probe of the rare crowded bucket)."""
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
@@ -96,39 +96,62 @@ class HashIndex:
         self._shift = np.uint64(64 - bits)
         top = (values >> self._shift).astype(np.intp)
         self._bounds = np.searchsorted(top, np.arange((1 << bits) + 1)).astype(np.int32)
+        # an empty bucket points at the next bucket's first value, the last ones past the end:
+        # padding with the first value (of a lower bucket) means neither can match
+        self._padded = np.concatenate([values, values[:1]])
+        self._crowded = np.diff(self._bounds) > 1
 
     def contains(self, hashes: np.ndarray) -> np.ndarray:
         """Bool per hash: it is one of ``values``."""
         values = self.values
         if not len(values):
             return np.zeros(len(hashes), dtype=bool)
-        top = (hashes >> self._shift).astype(np.intp)
+        top = np.right_shift(hashes, self._shift).view(np.int64)  # below 2**26: the view is exact
         first = self._bounds[top]
-        crowded = self._bounds[top + 1] - first > 1
-        # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match
-        found = values[np.minimum(first, len(values) - 1)] == hashes
-        again = np.flatnonzero(crowded & ~found)
-        if len(again):
-            queries = hashes[again]
-            found[again] = values[np.minimum(np.searchsorted(values, queries), len(values) - 1)] == queries
+        found = self._padded[first] == hashes
+        # the other values of a crowded bucket, one step at a time (a bucket holds a few at most);
+        # linear probing beats a binary search over all values, whose steps miss the cache
+        rest = np.flatnonzero(~found)
+        rest = rest[self._crowded[top[rest]]]
+        stop = self._bounds[top[rest] + 1]
+        step = 1
+        while len(rest):
+            at = first[rest] + step
+            hit = values[at] == hashes[rest]
+            found[rest[hit]] = True
+            keep = ~hit & (stop > at + 1)
+            rest, stop = rest[keep], stop[keep]
+            step += 1
         return found
 
 
 INDEX_MAX_BITS = 26
 
 
+def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
+                 delimiters: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The maximal runs under occurrences of useless n-grams, as sorted (starts, ends) int64
+    arrays of positions in ``codes`` (runs never touch); ``useless`` is the sorted hash array or a
+    :class:`HashIndex` of it (kept across pages)."""
+    index = useless if isinstance(useless, HashIndex) else HashIndex(useless)
+    hashes = hash_windows(codes, n)
+    if not len(hashes) or not len(index.values):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    hits = index.contains(hashes)
+    if delimiters:
+        hits &= ~delimiter_inside(codes, n)
+    first = np.flatnonzero(hits)  # occurrence [p, p + n) joins the run before it unless p is past its end
+    if not len(first):
+        return first, first.copy()
+    gaps = np.flatnonzero(np.diff(first) > n)
+    return first[np.concatenate([[0], gaps + 1])], first[np.append(gaps, len(first) - 1)] + n
+
+
 def covered(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex, delimiters: bool = False) -> np.ndarray:
     """Range string as a bool mask: True under every occurrence of a useless n-gram (a "0");
     ``useless`` is the sorted hash array or a :class:`HashIndex` of it (kept across pages)."""
-    index = useless if isinstance(useless, HashIndex) else HashIndex(useless)
-    hashes = hash_windows(codes, n)
-    mask = np.zeros(len(codes), dtype=bool)
-    if not len(hashes) or not len(index.values):
-        return mask
-    starts = index.contains(hashes)
-    if delimiters:
-        starts &= ~delimiter_inside(codes, n)
-    depth = np.zeros(len(codes) + 1, dtype=np.int32)  # difference array of the covered ranges
-    depth[: len(starts)] += starts
-    depth[n : n + len(starts)] -= starts
-    return np.cumsum(depth[:-1]) > 0
+    starts, ends = covered_runs(codes, n, useless, delimiters)
+    depth = np.zeros(len(codes) + 1, dtype=np.int8)  # difference array of the runs
+    depth[starts] = 1
+    depth[ends] = -1
+    return np.cumsum(depth[:-1], dtype=np.int8) > 0
