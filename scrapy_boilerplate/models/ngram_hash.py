@@ -126,6 +126,7 @@ class HashIndex:
 
 
 INDEX_MAX_BITS = 26
+GRID_STEP = 16  # windows asked first when marking a page's useless runs (at most n)
 
 
 def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
@@ -137,10 +138,27 @@ def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
     hashes = hash_windows(codes, n)
     if not len(hashes) or not len(index.values):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    hits = index.contains(hashes)
-    if delimiters:
-        hits &= ~delimiter_inside(codes, n)
-    first = np.flatnonzero(hits)  # occurrence [p, p + n) joins the run before it unless p is past its end
+    allowed = ~delimiter_inside(codes, n) if delimiters else None
+
+    def useless_at(positions: np.ndarray) -> np.ndarray:
+        found = index.contains(hashes[positions])
+        return found & allowed[positions] if allowed is not None else found
+
+    # Ask every GRID_STEP-th window first: between two useless ones at most n apart, the
+    # windows in between add nothing to the covered runs, so only the other gaps are asked.
+    step = min(n, GRID_STEP)
+    grid = np.arange(0, len(hashes) + step - 1, step)
+    grid[-1] = len(hashes) - 1
+    on_grid = useless_at(grid)
+    sizes = np.where(on_grid[:-1] & on_grid[1:], 0, np.diff(grid) - 1)
+    total = int(sizes.sum())
+    if 2 * total > len(hashes):  # scattered occurrences (short n): asking every window is cheaper
+        first = np.flatnonzero(useless_at(np.arange(len(hashes))))
+    else:
+        between = np.arange(total) + np.repeat(grid[:-1] + 1 - (np.cumsum(sizes) - sizes), sizes)
+        first = np.concatenate([grid[on_grid], between[useless_at(between)]])
+        first.sort(kind="stable")  # two sorted runs: a merge
+    # occurrence [p, p + n) joins the run before it unless p is past its end
     if not len(first):
         return first, first.copy()
     gaps = np.flatnonzero(np.diff(first) > n)

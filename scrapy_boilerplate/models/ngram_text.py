@@ -90,6 +90,7 @@ class TextNodes:
     is_tail: list[bool]
     texts: list[str]
     marks: list[int]
+    elements: list[Element]  # every element, in document order (the root first)
 
 
 def text_nodes(root: Element) -> TextNodes:
@@ -99,11 +100,13 @@ def text_nodes(root: Element) -> TextNodes:
     is_tail: list[bool] = []
     texts: list[str] = []
     marks: list[int] = []
-    own, tail, keep, mark = owners.append, is_tail.append, texts.append, marks.append  # hot loop
+    elements: list[Element] = []
+    own, tail, keep, mark, opened = owners.append, is_tail.append, texts.append, marks.append, elements.append
     count = 0
     for event, node in lxml.etree.iterwalk(root, events=("start", "end")):
         if event == "start":
             mark(count)
+            opened(node)
             text = node.text
             if text and not text.isspace():
                 own(node)
@@ -118,7 +121,7 @@ def text_nodes(root: Element) -> TextNodes:
                 tail(True)
                 keep(text)
                 count += 1
-    return TextNodes(owners, is_tail, texts, marks)
+    return TextNodes(owners, is_tail, texts, marks, elements)
 
 
 @functools.cache
@@ -179,16 +182,6 @@ class SourceAligner:
             start = found + 1
         return -1
 
-    def _piece(self, piece: str) -> int:
-        """Offset of a word piece outside tags, or -1."""
-        html, start = self.html, self.cursor
-        for _ in range(MAX_ANCHOR_TRIES):
-            found = html.find(piece, start)
-            if found < 0 or not _inside_tag(html, self.cursor, found):
-                return found
-            start = found + 1
-        return -1
-
     def anchor(self, text: str) -> int:
         """Offset of ``text`` as one verbatim text node, moving the cursor past it; -1 if none."""
         found = self._anchored(text)
@@ -196,17 +189,26 @@ class SourceAligner:
             self.cursor = found + len(text)
         return found
 
-    def locate_pieces(self, text: str) -> list[tuple[int, int, int]]:
-        """(offset in ``text``, source start, source end) of each ``\\w+`` piece of ``text`` found
-        one by one, moving the cursor (for text that differs from its source: entities, merged
-        nodes).  A piece never spans whitespace, so each lies inside one word."""
+    def locate_pieces(self, text: str, offset: int = 0) -> list[tuple[int, int, int]]:
+        """(``offset`` + offset in ``text``, source start, source end) of each ``\\w+`` piece of
+        ``text`` found one by one outside tags, moving the cursor (for text that differs from its
+        source: entities, merged nodes).  A piece never spans whitespace: each lies inside a word."""
+        html, cursor = self.html, self.cursor
         found = []
         for match in _PIECE_RE.finditer(text):
-            piece = match.group()
-            at = self._piece(piece)
+            piece, start = match.group(), cursor
+            for _ in range(MAX_ANCHOR_TRIES):
+                at = html.find(piece, start)
+                # no "<" since the cursor: cannot be inside a tag (the common case, one search)
+                if at < 0 or html.find("<", cursor, at) < 0 or not _inside_tag(html, cursor, at):
+                    break
+                start = at + 1
+            else:
+                at = -1
             if at >= 0:
-                self.cursor = at + len(piece)
-                found.append((match.start(), at, self.cursor))
+                cursor = at + len(piece)
+                found.append((offset + match.start(), at, cursor))
+        self.cursor = cursor
         return found
 
 
@@ -233,7 +235,7 @@ def locate(html: str, texts: list[str], words: Words) -> Spans:
         if at >= 0:  # the common case: the node is verbatim in the source
             found[k] = at
         else:
-            pieces.extend((offsets[k] + local, start, end) for local, start, end in locate_pieces(text))
+            pieces += locate_pieces(text, offsets[k])
     text_of = np.repeat(np.arange(len(texts)), np.diff(words.bounds))
     verbatim = np.flatnonzero(found[text_of] >= 0)
     base = found[text_of[verbatim]]
@@ -297,7 +299,7 @@ def _rewrite(nodes: TextNodes, words: Words, gone: np.ndarray) -> np.ndarray:
     return holds
 
 
-def _prune_empty(root: Element, nodes: TextNodes, holds: np.ndarray) -> None:
+def _prune_empty(nodes: TextNodes, holds: np.ndarray) -> None:
     """Remove the elements left without text (keeping their tails; images and line breaks stay).
 
     An element is empty when none of the texts inside it holds text; only the outermost
@@ -319,17 +321,23 @@ def _prune_empty(root: Element, nodes: TextNodes, holds: np.ndarray) -> None:
     np.cumsum(holds, out=held[1:])
     empty = np.flatnonzero(held[last] == held[first])
     empty = empty[empty > 0]  # the root stays
-    if not len(empty):
-        return
-    elements = list(root.iter(lxml.etree.Element))  # the walk's elements, in the same order
-    removable = empty[np.fromiter((elements[i].tag not in _KEEP_EMPTY for i in empty.tolist()),
-                                  dtype=bool, count=len(empty))]
-    if not len(removable):
-        return
-    reach = np.maximum.accumulate(past[removable])
-    outermost = removable[np.concatenate([[True], removable[1:] >= reach[:-1]])]
-    for i in outermost.tolist():
-        remove_keeping_tail(elements[i])
+    elements = nodes.elements
+    while len(empty):
+        outermost = _outermost(empty, past)
+        spared = np.zeros(len(elements) + 1, dtype=np.int64)  # inside a kept empty element
+        for i in outermost.tolist():
+            if elements[i].tag not in _KEEP_EMPTY:
+                remove_keeping_tail(elements[i])
+            else:  # an image or line break stays; empty elements inside it (if any) still go
+                spared[i + 1] += 1
+                spared[past[i]] -= 1
+        empty = empty[np.cumsum(spared)[empty] > 0]
+
+
+def _outermost(indices: np.ndarray, past: np.ndarray) -> np.ndarray:
+    """The elements of ``indices`` (sorted pre-order indices) inside none of the others."""
+    reach = np.maximum.accumulate(past[indices])
+    return indices[np.concatenate([[True], indices[1:] >= reach[:-1]])]
 
 
 def keep_text(root: Element, html: str, removed: RemovedRanges, min_range_share: float = 0.0) -> None:
@@ -342,4 +350,4 @@ def keep_text(root: Element, html: str, removed: RemovedRanges, min_range_share:
     nodes = text_nodes(root)
     words = split_words(nodes.texts)
     gone = removed_words(words, locate(html, nodes.texts, words), removed, min_range_share)
-    _prune_empty(root, nodes, _rewrite(nodes, words, gone))
+    _prune_empty(nodes, _rewrite(nodes, words, gone))
