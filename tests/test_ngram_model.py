@@ -160,6 +160,24 @@ def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -
     return to_text(tree.find("body"))
 
 
+def test_elements_left_without_text_go_with_their_subtree_but_their_tails_stay():
+    import lxml.html
+
+    from scrapy_boilerplate.models.ngram_text import keep_text
+
+    html = ('<html><body><div><ul><li><a>Home</a></li><li><a>News</a><img src="n.png"></li></ul>'
+            'after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body></html>')
+    menu = html.index("<ul>"), html.index("after menu")
+    page = Page(html)
+    removed = np.zeros(len(html), dtype=bool)
+    removed[menu[0] : menu[1]] = True
+    tree = page.copy_tree()
+    keep_text(tree, html, RemovedRanges.from_mask(removed))
+    body = lxml.html.tostring(tree.find("body"), encoding="unicode")
+    # the menu list goes whole (its image too); the image inside kept text stays
+    assert body == '<body><div>after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body>'
+
+
 def test_words_are_located_in_text_not_in_attributes():
     html = '<html><body><p>go <a href="a b">a</a> b</p></body></html>'
     tag = html.index("<a href")
