@@ -7,6 +7,8 @@ page's own n-grams the same way and looks them up with one ``searchsorted``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from scrapy_boilerplate.models.ngram_corpus import DELIMITER_CODES
@@ -126,7 +128,24 @@ class HashIndex:
 
 
 INDEX_MAX_BITS = 26
-GRID_STEP = 16  # windows asked first when marking a page's useless runs (at most n)
+GRID_STEP = 16  # every GRID_STEP-th window is asked first when marking runs of n >= 2 * GRID_STEP
+
+
+def _sparse_useless(count: int, useless_at: Callable[[np.ndarray | None], np.ndarray]) -> np.ndarray:
+    """Sorted window starts that are useless n-grams, enough for the runs they cover (n >= 2 *
+    GRID_STEP): every GRID_STEP-th window is asked first, and between two useless ones (at most
+    n apart) the windows in between add nothing to the runs, so only the other gaps are asked."""
+    grid = np.arange(0, count + GRID_STEP - 1, GRID_STEP)
+    grid[-1] = count - 1
+    on_grid = useless_at(grid)
+    sizes = np.where(on_grid[:-1] & on_grid[1:], 0, np.diff(grid) - 1)
+    total = int(sizes.sum())
+    if 2 * total > count:  # scattered occurrences: asking every window is cheaper
+        return np.flatnonzero(useless_at(None))
+    between = np.arange(total) + np.repeat(grid[:-1] + 1 - (np.cumsum(sizes) - sizes), sizes)
+    first = np.concatenate([grid[on_grid], between[useless_at(between)]])
+    first.sort(kind="stable")  # two sorted runs: a merge
+    return first
 
 
 def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
@@ -140,24 +159,15 @@ def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     allowed = ~delimiter_inside(codes, n) if delimiters else None
 
-    def useless_at(positions: np.ndarray) -> np.ndarray:
+    def useless_at(positions: np.ndarray | None) -> np.ndarray:
+        """Bool per window of ``positions`` (None: every window) that is a useless n-gram."""
+        if positions is None:
+            found = index.contains(hashes)
+            return found & allowed if allowed is not None else found
         found = index.contains(hashes[positions])
         return found & allowed[positions] if allowed is not None else found
 
-    # Ask every GRID_STEP-th window first: between two useless ones at most n apart, the
-    # windows in between add nothing to the covered runs, so only the other gaps are asked.
-    step = min(n, GRID_STEP)
-    grid = np.arange(0, len(hashes) + step - 1, step)
-    grid[-1] = len(hashes) - 1
-    on_grid = useless_at(grid)
-    sizes = np.where(on_grid[:-1] & on_grid[1:], 0, np.diff(grid) - 1)
-    total = int(sizes.sum())
-    if 2 * total > len(hashes):  # scattered occurrences (short n): asking every window is cheaper
-        first = np.flatnonzero(useless_at(np.arange(len(hashes))))
-    else:
-        between = np.arange(total) + np.repeat(grid[:-1] + 1 - (np.cumsum(sizes) - sizes), sizes)
-        first = np.concatenate([grid[on_grid], between[useless_at(between)]])
-        first.sort(kind="stable")  # two sorted runs: a merge
+    first = np.flatnonzero(useless_at(None)) if n < 2 * GRID_STEP else _sparse_useless(len(hashes), useless_at)
     # occurrence [p, p + n) joins the run before it unless p is past its end
     if not len(first):
         return first, first.copy()
