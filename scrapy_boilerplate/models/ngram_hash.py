@@ -98,10 +98,7 @@ class HashIndex:
         self._shift = np.uint64(64 - bits)
         top = (values >> self._shift).astype(np.intp)
         self._bounds = np.searchsorted(top, np.arange((1 << bits) + 1)).astype(np.int32)
-        # an empty bucket points at the next bucket's first value, the last ones past the end:
-        # padding with the first value (of a lower bucket) means neither can match
-        self._padded = np.concatenate([values, values[:1]])
-        self._crowded = np.diff(self._bounds) > 1
+        self._crowded = np.diff(self._bounds) > 1  # buckets holding more than one value
 
     def contains(self, hashes: np.ndarray) -> np.ndarray:
         """Bool per hash: it is one of ``values``."""
@@ -110,11 +107,13 @@ class HashIndex:
             return np.zeros(len(hashes), dtype=bool)
         top = np.right_shift(hashes, self._shift).view(np.int64)  # below 2**26: the view is exact
         first = self._bounds[top]
-        found = self._padded[first] == hashes
+        # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match;
+        # clipping only moves empty buckets past the end, which are never probed below
+        np.minimum(first, len(values) - 1, out=first)
+        found = values[first] == hashes
         # the other values of a crowded bucket, one step at a time (a bucket holds a few at most);
         # linear probing beats a binary search over all values, whose steps miss the cache
-        rest = np.flatnonzero(~found)
-        rest = rest[self._crowded[top[rest]]]
+        rest = np.flatnonzero(self._crowded[top] & ~found)
         stop = self._bounds[top[rest] + 1]
         step = 1
         while len(rest):
