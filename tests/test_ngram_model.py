@@ -137,6 +137,19 @@ def test_char_ranges_are_maximal_runs():
     assert RemovedRanges.from_mask(removed[:0]).ranges() == []
 
 
+def test_words_split_on_every_kind_of_whitespace_as_str_split_does():
+    from scrapy_boilerplate.models.ngram_text import split_words
+
+    texts = ["a\xa0b\u3000c", " \u2009lead and trail\n", "x\x1cy", "one", "\U0001f600 emoji\u200bzero-width"]
+    words = split_words(texts)
+    for k, text in enumerate(texts):
+        lo, hi = words.bounds[k], words.bounds[k + 1]
+        found = [text[s:e] for s, e in zip(words.start[lo:hi].tolist(), words.end[lo:hi].tolist())]
+        assert found == text.split()
+    # the whitespace table stops at the BMP: nothing beyond it is whitespace
+    assert re.search(r"\s", "".join(map(chr, range(0x10000, 0x110000)))) is None
+
+
 def test_removed_ranges_count_the_removed_characters_before_any_position():
     removed = np.array([1, 0, 0, 1, 1, 0, 1], dtype=bool)
     ranges = RemovedRanges.from_mask(removed)

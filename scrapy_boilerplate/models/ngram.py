@@ -114,7 +114,7 @@ class NGramModel(SiteModel):
     def _clean(self, page: Page) -> CleanedPage:
         total = len(to_text(page.body))
         if self.cut_ is None:
-            removed = RemovedRanges(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), len(page.html))
+            removed = RemovedRanges.nothing(len(page.html))
         else:
             removed = removed_source_ranges(page.html, self.cut_.n, self._index(), self.delimiters)
         tree = page.copy_tree()

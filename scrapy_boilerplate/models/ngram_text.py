@@ -41,6 +41,11 @@ class RemovedRanges:
     length: int
 
     @classmethod
+    def nothing(cls, length: int) -> RemovedRanges:
+        """No character of a ``length``-character source removed."""
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), length)
+
+    @classmethod
     def from_mask(cls, removed: np.ndarray) -> RemovedRanges:
         """The runs of True of a bool-per-character mask."""
         edges = np.diff(removed.view(np.int8), prepend=np.int8(0), append=np.int8(0))
