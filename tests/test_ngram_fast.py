@@ -18,7 +18,7 @@ from scrapy_boilerplate.models.ngram_fast import (
     top_positions,
     window_min,
 )
-from scrapy_boilerplate.models.ngram_hash import HashIndex
+from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_windows
 
 
 def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
@@ -141,3 +141,18 @@ def test_the_hash_index_finds_exactly_the_stored_hashes(size):
     queries = np.concatenate([values, rng.integers(0, 2**64 - 1, 3000, dtype=np.uint64, endpoint=True),
                               values[:1] + np.uint64(7) if size else values])
     assert np.array_equal(HashIndex(values).contains(queries), np.isin(queries, values))
+
+
+@pytest.mark.parametrize("n", [3, 40, 96])
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_covered_marks_exactly_the_characters_under_useless_ngrams(n, delimiters):
+    rng = np.random.default_rng(n)
+    template = rng.choice(np.array([60, 62, 97, 98, 99], dtype=np.uint32), 400)
+    codes = np.concatenate([template, rng.choice(np.array([97, 98], dtype=np.uint32), 700), template[:250]])
+    hashes = hash_windows(codes, n)
+    useless = np.unique(np.concatenate([hashes[:350], rng.choice(hashes, 40)]))  # long runs and strays
+    expected = np.zeros(len(codes), dtype=bool)
+    starts = np.isin(hashes, useless) & (~delimiter_inside(codes, n) if delimiters else True)
+    for start in np.flatnonzero(starts):
+        expected[start : start + n] = True
+    assert np.array_equal(covered(codes, n, HashIndex(useless), delimiters), expected)

@@ -9,7 +9,8 @@ import pytest
 
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
-from scrapy_boilerplate.models.ngram import NGramModel, char_ranges
+from scrapy_boilerplate.models.ngram import NGramModel
+from scrapy_boilerplate.models.ngram_text import RemovedRanges
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
@@ -131,8 +132,32 @@ def test_bad_parameters_are_refused(bad):
 
 def test_char_ranges_are_maximal_runs():
     removed = np.array([0, 0, 1, 1, 1, 0], dtype=bool)
-    assert char_ranges(removed) == [(0, 2, False), (2, 5, True), (5, 6, False)]
-    assert char_ranges(removed[:0]) == []
+    assert RemovedRanges.from_mask(removed).ranges() == [(0, 2, False), (2, 5, True), (5, 6, False)]
+    assert RemovedRanges.from_mask(~removed).ranges() == [(0, 2, True), (2, 5, False), (5, 6, True)]
+    assert RemovedRanges.from_mask(removed[:0]).ranges() == []
+
+
+def test_words_split_on_every_kind_of_whitespace_as_str_split_does():
+    from scrapy_boilerplate.models.ngram_text import split_words
+
+    texts = ["a\xa0b\u3000c", " \u2009lead and trail\n", "x\x1cy", "one", "\U0001f600 emoji\u200bzero-width"]
+    words = split_words(texts)
+    for k, text in enumerate(texts):
+        lo, hi = words.bounds[k], words.bounds[k + 1]
+        found = [text[s:e] for s, e in zip(words.start[lo:hi].tolist(), words.end[lo:hi].tolist())]
+        assert found == text.split()
+    # the whitespace table stops at the BMP: nothing beyond it is whitespace
+    assert re.search(r"\s", "".join(map(chr, range(0x10000, 0x110000)))) is None
+
+
+def test_removed_ranges_count_the_removed_characters_before_any_position():
+    removed = np.array([1, 0, 0, 1, 1, 0, 1], dtype=bool)
+    ranges = RemovedRanges.from_mask(removed)
+    positions = np.arange(len(removed) + 1)
+    expected = np.concatenate([[0], np.cumsum(removed)])
+    assert np.array_equal(ranges.removed_before(positions), expected)
+    assert np.array_equal(ranges.cuts(), np.flatnonzero(removed[1:] != removed[:-1]) + 1)
+    assert ranges.removed == 4
 
 
 def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -> str:
@@ -144,8 +169,26 @@ def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -
     for start, end in removed_spans:
         removed[start:end] = True
     tree = page.copy_tree()
-    keep_text(tree, html, removed, share)
+    keep_text(tree, html, RemovedRanges.from_mask(removed), share)
     return to_text(tree.find("body"))
+
+
+def test_elements_left_without_text_go_with_their_subtree_but_their_tails_stay():
+    import lxml.html
+
+    from scrapy_boilerplate.models.ngram_text import keep_text
+
+    html = ('<html><body><div><ul><li><a>Home</a></li><li><a>News</a><img src="n.png"></li></ul>'
+            'after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body></html>')
+    menu = html.index("<ul>"), html.index("after menu")
+    page = Page(html)
+    removed = np.zeros(len(html), dtype=bool)
+    removed[menu[0] : menu[1]] = True
+    tree = page.copy_tree()
+    keep_text(tree, html, RemovedRanges.from_mask(removed))
+    body = lxml.html.tostring(tree.find("body"), encoding="unicode")
+    # the menu list goes whole (its image too); the image inside kept text stays
+    assert body == '<body><div>after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body>'
 
 
 def test_words_are_located_in_text_not_in_attributes():

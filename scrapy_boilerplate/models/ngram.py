@@ -25,10 +25,10 @@ from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
 from scrapy_boilerplate.models.ngram_fast import find_optimal_with_starts
-from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, hash_at
+from scrapy_boilerplate.models.ngram_hash import HashIndex, covered_runs, hash_at
 from scrapy_boilerplate.models.ngram_paper import CutPoint
 from scrapy_boilerplate.models.ngram_select import shared_cut
-from scrapy_boilerplate.models.ngram_text import keep_text
+from scrapy_boilerplate.models.ngram_text import RemovedRanges, keep_text
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
@@ -39,20 +39,12 @@ VARIANTS = ("paper", "improved")
 IMPROVED_RANGE_SHARE = 0.3
 
 
-def removed_source_chars(html: str, n: int, useless: np.ndarray | HashIndex, delimiters: bool) -> np.ndarray:
-    """Bool per character of ``html``: inside an occurrence of a useless n-gram."""
+def removed_source_ranges(html: str, n: int, useless: np.ndarray | HashIndex, delimiters: bool) -> RemovedRanges:
+    """The characters of ``html`` inside occurrences of useless n-grams, as maximal runs."""
     codes, offsets = collapse(html)
-    mask = covered(codes, n, useless, delimiters)
-    return np.repeat(mask, np.diff(offsets, append=len(html)))
-
-
-def char_ranges(removed: np.ndarray) -> list[tuple[int, int, bool]]:
-    """Maximal runs of equal values as (start, end, removed)."""
-    if not len(removed):
-        return []
-    cuts = np.flatnonzero(removed[1:] != removed[:-1]) + 1
-    bounds = [0, *cuts.tolist(), len(removed)]
-    return [(s, e, bool(removed[s])) for s, e in zip(bounds, bounds[1:])]
+    starts, ends = covered_runs(codes, n, useless, delimiters)
+    # a preprocessed character stands for its source characters up to the next one's
+    return RemovedRanges(offsets[starts], np.append(offsets, len(html))[ends], len(html))
 
 
 @register
@@ -123,17 +115,18 @@ class NGramModel(SiteModel):
     def _clean(self, page: Page) -> CleanedPage:
         total = len(to_text(page.body))
         if self.cut_ is None:
-            removed = np.zeros(len(page.html), dtype=bool)
+            removed = RemovedRanges.nothing(len(page.html))
         else:
-            removed = removed_source_chars(page.html, self.cut_.n, self._index(), self.delimiters)
+            removed = removed_source_ranges(page.html, self.cut_.n, self._index(), self.delimiters)
         tree = page.copy_tree()
         keep_text(tree, page.html, removed, self.range_share)
         body = tree.find("body")
         body = body if body is not None else tree
         text = to_text(body)
-        decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, self._reason(gone))
-                          for s, e, gone in char_ranges(removed))
-        kept_share = 1.0 - float(removed.mean()) if len(removed) else 1.0
+        reasons = (self._reason(False), self._reason(True))
+        decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
+                          for s, e, gone in removed.ranges())
+        kept_share = 1.0 - removed.removed / removed.length if removed.length else 1.0
         html = lxml.html.tostring(body, encoding="unicode")
         return CleanedPage(text, html, self.name, total, min(len(text), total), kept_share, decisions)
 

@@ -7,6 +7,8 @@ page's own n-grams the same way and looks them up with one ``searchsorted``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from scrapy_boilerplate.models.ngram_corpus import DELIMITER_CODES
@@ -88,7 +90,7 @@ def delimiter_inside(codes: np.ndarray, n: int) -> np.ndarray:
 
 class HashIndex:
     """A sorted uint64 hash array with a direct index on its top bits: membership tests without
-    sorting the queries (one bucket lookup each, a binary search only in the rare crowded bucket)."""
+    sorting the queries (one bucket lookup each, then a short probe of the rare crowded bucket)."""
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
@@ -96,39 +98,87 @@ class HashIndex:
         self._shift = np.uint64(64 - bits)
         top = (values >> self._shift).astype(np.intp)
         self._bounds = np.searchsorted(top, np.arange((1 << bits) + 1)).astype(np.int32)
+        self._crowded = np.diff(self._bounds) > 1  # buckets holding more than one value
 
     def contains(self, hashes: np.ndarray) -> np.ndarray:
         """Bool per hash: it is one of ``values``."""
         values = self.values
         if not len(values):
             return np.zeros(len(hashes), dtype=bool)
-        top = (hashes >> self._shift).astype(np.intp)
+        top = np.right_shift(hashes, self._shift).view(np.int64)  # below 2**26: the view is exact
         first = self._bounds[top]
-        crowded = self._bounds[top + 1] - first > 1
-        # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match
-        found = values[np.minimum(first, len(values) - 1)] == hashes
-        again = np.flatnonzero(crowded & ~found)
-        if len(again):
-            queries = hashes[again]
-            found[again] = values[np.minimum(np.searchsorted(values, queries), len(values) - 1)] == queries
+        # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match;
+        # clipping only moves empty buckets past the end, which are never probed below
+        np.minimum(first, len(values) - 1, out=first)
+        found = values[first] == hashes
+        # the other values of a crowded bucket, one step at a time (a bucket holds a few at most);
+        # linear probing beats a binary search over all values, whose steps miss the cache
+        rest = np.flatnonzero(self._crowded[top] & ~found)
+        stop = self._bounds[top[rest] + 1]
+        step = 1
+        while len(rest):
+            at = first[rest] + step
+            hit = values[at] == hashes[rest]
+            found[rest[hit]] = True
+            keep = ~hit & (stop > at + 1)
+            rest, stop = rest[keep], stop[keep]
+            step += 1
         return found
 
 
 INDEX_MAX_BITS = 26
+GRID_STEP = 16  # every GRID_STEP-th window is asked first when marking runs of n >= 2 * GRID_STEP
+
+
+def _sparse_useless(count: int, useless_at: Callable[[np.ndarray | None], np.ndarray]) -> np.ndarray:
+    """Sorted window starts that are useless n-grams, enough for the runs they cover (n >= 2 *
+    GRID_STEP): every GRID_STEP-th window is asked first, and between two useless ones (at most
+    n apart) the windows in between add nothing to the runs, so only the other gaps are asked."""
+    grid = np.arange(0, count + GRID_STEP - 1, GRID_STEP)
+    grid[-1] = count - 1
+    on_grid = useless_at(grid)
+    sizes = np.where(on_grid[:-1] & on_grid[1:], 0, np.diff(grid) - 1)
+    total = int(sizes.sum())
+    if 2 * total > count:  # scattered occurrences: asking every window is cheaper
+        return np.flatnonzero(useless_at(None))
+    between = np.arange(total) + np.repeat(grid[:-1] + 1 - (np.cumsum(sizes) - sizes), sizes)
+    first = np.concatenate([grid[on_grid], between[useless_at(between)]])
+    first.sort(kind="stable")  # two sorted runs: a merge
+    return first
+
+
+def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
+                 delimiters: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The maximal runs under occurrences of useless n-grams, as sorted (starts, ends) int64
+    arrays of positions in ``codes`` (runs never touch); ``useless`` is the sorted hash array or a
+    :class:`HashIndex` of it (kept across pages)."""
+    index = useless if isinstance(useless, HashIndex) else HashIndex(useless)
+    hashes = hash_windows(codes, n)
+    if not len(hashes) or not len(index.values):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    allowed = ~delimiter_inside(codes, n) if delimiters else None
+
+    def useless_at(positions: np.ndarray | None) -> np.ndarray:
+        """Bool per window of ``positions`` (None: every window) that is a useless n-gram."""
+        if positions is None:
+            found = index.contains(hashes)
+            return found & allowed if allowed is not None else found
+        found = index.contains(hashes[positions])
+        return found & allowed[positions] if allowed is not None else found
+
+    first = np.flatnonzero(useless_at(None)) if n < 2 * GRID_STEP else _sparse_useless(len(hashes), useless_at)
+    # occurrence [p, p + n) joins the run before it unless p is past its end
+    if not len(first):
+        return first, first.copy()
+    gaps = np.flatnonzero(np.diff(first) > n)
+    return first[np.concatenate([[0], gaps + 1])], first[np.append(gaps, len(first) - 1)] + n
 
 
 def covered(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex, delimiters: bool = False) -> np.ndarray:
     """Range string as a bool mask: True under every occurrence of a useless n-gram (a "0");
     ``useless`` is the sorted hash array or a :class:`HashIndex` of it (kept across pages)."""
-    index = useless if isinstance(useless, HashIndex) else HashIndex(useless)
-    hashes = hash_windows(codes, n)
-    mask = np.zeros(len(codes), dtype=bool)
-    if not len(hashes) or not len(index.values):
-        return mask
-    starts = index.contains(hashes)
-    if delimiters:
-        starts &= ~delimiter_inside(codes, n)
-    depth = np.zeros(len(codes) + 1, dtype=np.int32)  # difference array of the covered ranges
-    depth[: len(starts)] += starts
-    depth[n : n + len(starts)] -= starts
-    return np.cumsum(depth[:-1]) > 0
+    starts, ends = covered_runs(codes, n, useless, delimiters)
+    depth = np.zeros(len(codes) + 1, dtype=np.int8)  # difference array of the runs
+    depth[starts] = 1
+    depth[ends] = -1
+    return np.cumsum(depth[:-1], dtype=np.int8) > 0

@@ -5,37 +5,161 @@ text.  So the text comes from the page's own parsed tree (the shared HTML layer)
 node is located in the source (verbatim when it can be, word by word when entities or dropped
 comments make it differ), each of its words is kept when most of its characters are kept, and
 the edited tree goes through the shared :func:`~scrapy_boilerplate.html.to_text`.
+
+One walk of the tree collects the text nodes and each element's run of them; the words, their
+decisions and the elements left without text are then found with numpy over all text nodes at
+once, so Python only steps through the nodes to locate them and the ones it must rewrite.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import remove_keeping_tail
-from scrapy_boilerplate.html.walk import post_order
+from scrapy_boilerplate.models.ngram_corpus import code_points
 
 Element = lxml.etree._Element
-_WORD_RE = re.compile(r"\S+")
 _PIECE_RE = re.compile(r"\w+")
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # lxml refuses these
 _KEEP_EMPTY = frozenset({"br", "img", "hr"})
 MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to its words
+_BMP = 0x10000
 
 
-def text_slots(root: Element) -> Iterator[tuple[Element, bool]]:
-    """(element, is_tail) for every text and tail of ``root``'s subtree, in source order
-    (lxml's own walk: a text when an element opens, its tail once its subtree has closed)."""
+@dataclass(frozen=True)
+class RemovedRanges:
+    """The removed characters of a ``length``-character source as maximal runs: sorted int64
+    ``starts`` and ``ends``, never touching (cheaper than a bool per character to query)."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    length: int
+
+    @classmethod
+    def nothing(cls, length: int) -> RemovedRanges:
+        """No character of a ``length``-character source removed."""
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), length)
+
+    @classmethod
+    def from_mask(cls, removed: np.ndarray) -> RemovedRanges:
+        """The runs of True of a bool-per-character mask."""
+        edges = np.diff(removed.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+        return cls(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), len(removed))
+
+    @property
+    def removed(self) -> int:
+        """Number of removed characters."""
+        return int((self.ends - self.starts).sum())
+
+    def removed_before(self, positions: np.ndarray) -> np.ndarray:
+        """Removed characters before each position (0 <= position <= ``length``)."""
+        done = np.zeros(len(self.starts) + 1, dtype=np.int64)
+        np.cumsum(self.ends - self.starts, out=done[1:])
+        runs = np.searchsorted(self.starts, positions, side="right")  # runs starting at or before
+        overhang = np.concatenate([[0], self.ends])[runs] - positions  # of the last such run
+        return done[runs] - np.maximum(overhang, 0)
+
+    def cuts(self) -> np.ndarray:
+        """Every position where removed and kept characters meet (sorted, inside the source)."""
+        cuts = np.stack([self.starts, self.ends], axis=1).ravel()
+        return cuts[(cuts > 0) & (cuts < self.length)]
+
+    def ranges(self) -> list[tuple[int, int, bool]]:
+        """Maximal runs of the source as (start, end, removed), covering it in order."""
+        out: list[tuple[int, int, bool]] = []
+        done = 0
+        for start, end in zip(self.starts.tolist(), self.ends.tolist()):
+            if start > done:
+                out.append((done, start, False))
+            out.append((start, end, True))
+            done = end
+        if done < self.length:
+            out.append((done, self.length, False))
+        return out
+
+
+@dataclass
+class TextNodes:
+    """The non-blank texts and tails of a tree in source order, and where each element's run is.
+
+    ``marks`` has one entry per walk event: an element's start gives the index of the first text
+    inside it, its end ``~`` the index past the last one (its own tail excluded).
+    """
+
+    owners: list[Element]  # the element whose .text or .tail each text is
+    is_tail: list[bool]
+    texts: list[str]
+    marks: list[int]
+    elements: list[Element]  # every element, in document order (the root first)
+
+
+def text_nodes(root: Element) -> TextNodes:
+    """Every non-blank text and tail of ``root``'s subtree in source order (lxml's own walk: a
+    text when an element opens, its tail once its subtree has closed; comments are not visited)."""
+    owners: list[Element] = []
+    is_tail: list[bool] = []
+    texts: list[str] = []
+    marks: list[int] = []
+    elements: list[Element] = []
+    own, tail, keep, mark, opened = owners.append, is_tail.append, texts.append, marks.append, elements.append
+    count = 0
     for event, node in lxml.etree.iterwalk(root, events=("start", "end")):
         if event == "start":
-            if isinstance(node.tag, str) and node.text:
-                yield node, False
-        elif node is not root and node.tail:
-            yield node, True
+            mark(count)
+            opened(node)
+            text = node.text
+            if text and not text.isspace():
+                own(node)
+                tail(False)
+                keep(text)
+                count += 1
+        else:
+            mark(~count)
+            text = node.tail
+            if text and not text.isspace() and node is not root:
+                own(node)
+                tail(True)
+                keep(text)
+                count += 1
+    return TextNodes(owners, is_tail, texts, marks, elements)
+
+
+@functools.cache
+def _space_table() -> np.ndarray:
+    """True at each BMP code point ``\\s`` matches (str.isspace, str.split); none lie beyond it."""
+    table = np.zeros(_BMP + 1, dtype=bool)
+    table[[m.start() for m in re.finditer(r"\s", "".join(map(chr, range(_BMP))))]] = True
+    return table
+
+
+@dataclass
+class Words:
+    """Every ``\\S+`` word of a list of texts: its characters in its text, words of text k at
+    ``bounds[k]:bounds[k + 1]``."""
+
+    start: np.ndarray
+    end: np.ndarray
+    bounds: np.ndarray
+    offsets: np.ndarray  # where each text starts in the texts joined by one space
+
+
+def split_words(texts: list[str]) -> Words:
+    """The ``\\S+`` words of all ``texts`` at once (one pass of numpy over the joined texts)."""
+    sizes = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(sizes + 1, out=offsets[1:])  # texts joined by one space: words never span two
+    codes = code_points(" ".join(texts))
+    solid = ~_space_table()[np.minimum(codes, _BMP)]
+    edges = np.diff(solid.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    bounds = np.searchsorted(starts, offsets)
+    base = np.repeat(offsets[:-1], np.diff(bounds))
+    return Words(starts - base, ends - base, bounds, offsets[:-1])
 
 
 def _inside_tag(html: str, lower: int, position: int) -> bool:
@@ -63,16 +187,6 @@ class SourceAligner:
             start = found + 1
         return -1
 
-    def _piece(self, piece: str) -> int:
-        """Offset of a word piece outside tags, or -1."""
-        html, start = self.html, self.cursor
-        for _ in range(MAX_ANCHOR_TRIES):
-            found = html.find(piece, start)
-            if found < 0 or not _inside_tag(html, self.cursor, found):
-                return found
-            start = found + 1
-        return -1
-
     def anchor(self, text: str) -> int:
         """Offset of ``text`` as one verbatim text node, moving the cursor past it; -1 if none."""
         found = self._anchored(text)
@@ -80,113 +194,165 @@ class SourceAligner:
             self.cursor = found + len(text)
         return found
 
-    def locate_words(self, text: str, words: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-        """Source spans of the word pieces of each ``(start, end)`` word of ``text``, one by one
-        (for text that differs from its source: entities, merged nodes)."""
-        spans: list[list[tuple[int, int]]] = []
-        for s, e in words:
-            word_spans = []
-            for piece in _PIECE_RE.finditer(text, s, e):
-                at = self._piece(piece.group())
-                if at >= 0:
-                    word_spans.append((at, at + len(piece.group())))
-                    self.cursor = at + len(piece.group())
-            spans.append(word_spans)
-        return spans
+    def locate_pieces(self, text: str, offset: int = 0) -> list[tuple[int, int, int]]:
+        """(``offset`` + offset in ``text``, source start, source end) of each ``\\w+`` piece of
+        ``text`` found one by one outside tags, moving the cursor (for text that differs from its
+        source: entities, merged nodes).  A piece never spans whitespace: each lies inside a word."""
+        html, cursor = self.html, self.cursor
+        found = []
+        for match in _PIECE_RE.finditer(text):
+            piece, start = match.group(), cursor
+            for _ in range(MAX_ANCHOR_TRIES):
+                at = html.find(piece, start)
+                # no "<" since the cursor: cannot be inside a tag (the common case, one search)
+                if at < 0 or html.find("<", cursor, at) < 0 or not _inside_tag(html, cursor, at):
+                    break
+                start = at + 1
+            else:
+                at = -1
+            if at >= 0:
+                cursor = at + len(piece)
+                found.append((offset + match.start(), at, cursor))
+        self.cursor = cursor
+        return found
 
 
 @dataclass
-class _Words:
-    """Every word of the tree's text nodes with its located source spans, flattened for numpy."""
+class Spans:
+    """Located source characters of the words: span i covers ``[start[i], end[i])`` of word
+    ``word[i]``, a word's spans in source order (one for a verbatim text node, one per found
+    piece otherwise, none when nothing was found)."""
 
-    slots: list[tuple[Element, bool, str, int, int]] = field(default_factory=list)  # words [lo, hi)
-    lengths: list[int] = field(default_factory=list)
-    span_word: list[int] = field(default_factory=list)
-    span_start: list[int] = field(default_factory=list)
-    span_end: list[int] = field(default_factory=list)
+    word: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
 
 
-def _collect(root: Element, html: str) -> _Words:
-    """Locate every word of every text node of ``root`` in ``html``."""
-    aligner, words = SourceAligner(html), _Words()
-    for element, is_tail in list(text_slots(root)):
-        text = element.tail if is_tail else element.text
-        if not text.strip():
-            continue
-        matches = [m.span() for m in _WORD_RE.finditer(text)]
-        lo = len(words.lengths)
-        found = aligner.anchor(text)
-        if found >= 0:  # the common case: the node is verbatim in the source
-            words.span_word.extend(range(lo, lo + len(matches)))
-            words.span_start.extend([found + s for s, _ in matches])
-            words.span_end.extend([found + e for _, e in matches])
+def locate(html: str, texts: list[str], words: Words) -> Spans:
+    """Locate every word of ``texts`` (text nodes in source order) in ``html``."""
+    aligner = SourceAligner(html)
+    anchor, locate_pieces = aligner.anchor, aligner.locate_pieces
+    found = np.full(len(texts), -1, dtype=np.int64)
+    pieces: list[tuple[int, int, int]] = []  # (position in the joined texts, source start, end)
+    offsets = words.offsets.tolist()
+    for k, text in enumerate(texts):
+        at = anchor(text)
+        if at >= 0:  # the common case: the node is verbatim in the source
+            found[k] = at
         else:
-            for i, spans in enumerate(aligner.locate_words(text, matches)):
-                for s, e in spans:
-                    words.span_word.append(lo + i)
-                    words.span_start.append(s)
-                    words.span_end.append(e)
-        words.lengths.extend([e - s for s, e in matches])
-        words.slots.append((element, is_tail, text, lo, len(words.lengths)))
-    return words
+            pieces += locate_pieces(text, offsets[k])
+    text_of = np.repeat(np.arange(len(texts)), np.diff(words.bounds))
+    verbatim = np.flatnonzero(found[text_of] >= 0)
+    base = found[text_of[verbatim]]
+    piece = np.array(pieces, dtype=np.int64).reshape(-1, 3)
+    joined_start = words.start + words.offsets[text_of]
+    piece_word = np.searchsorted(joined_start, piece[:, 0], side="right") - 1
+    return Spans(np.concatenate([verbatim, piece_word]), np.concatenate([base + words.start[verbatim], piece[:, 1]]),
+                 np.concatenate([base + words.end[verbatim], piece[:, 2]]))
 
 
-def _removed_words(words: _Words, removed: np.ndarray, min_range_share: float) -> np.ndarray:
+def removed_words(words: Words, spans: Spans, removed: RemovedRanges, min_range_share: float) -> np.ndarray:
     """Bool per word: most of its located characters are removed (unlocated words follow the
     previous word), or it lies in a kept range poorer than ``min_range_share`` of the richest."""
-    count = len(words.lengths)
-    wid = np.array(words.span_word, dtype=np.int64)
-    starts = np.array(words.span_start, dtype=np.int64)
-    ends = np.array(words.span_end, dtype=np.int64)
-    gone_before = np.concatenate([[0], np.cumsum(removed, dtype=np.int64)])
+    count = len(words.start)
+    wid, starts, ends = spans.word, spans.start, spans.end
     total = np.bincount(wid, weights=ends - starts, minlength=count)
-    gone_chars = np.bincount(wid, weights=gone_before[ends] - gone_before[starts], minlength=count)
+    gone_chars = np.bincount(wid, weights=removed.removed_before(ends) - removed.removed_before(starts),
+                             minlength=count)
     located = np.where(total > 0, np.arange(count), -1)
     np.maximum.accumulate(located, out=located)
     gone = np.where(located >= 0, (2 * gone_chars >= total)[np.maximum(located, 0)], False)
     if min_range_share <= 0 or not len(wid):
         return gone
-    changes = np.flatnonzero(removed[1:] != removed[:-1]) + 1
-    unique_words, first_span = np.unique(wid, return_index=True)
+    changes = removed.cuts()
+    unique_words, first_span = np.unique(wid, return_index=True)  # a word's first span (stable)
     word_range = np.full(count, -1, dtype=np.int64)
     word_range[unique_words] = np.searchsorted(changes, starts[first_span], side="right")
     counted = ~gone & (word_range >= 0)
-    weights = np.bincount(word_range[counted], weights=np.array(words.lengths)[counted], minlength=len(changes) + 1)
+    weights = np.bincount(word_range[counted], weights=(words.end - words.start)[counted],
+                          minlength=len(changes) + 1)
     poor = weights < min_range_share * weights.max()
     return gone | ((word_range >= 0) & poor[np.maximum(word_range, 0)])
 
 
-def keep_text(root: Element, html: str, removed: np.ndarray, min_range_share: float = 0.0) -> None:
-    """Edit ``root`` (a private tree of ``html``) in place: drop words under removed characters,
-    then elements left without text (images and line breaks of kept text stay).
+def _rewrite(nodes: TextNodes, words: Words, gone: np.ndarray) -> np.ndarray:
+    """Drop the gone words from their texts in the tree; bool per text: it still holds text."""
+    lows, highs = words.bounds[:-1], words.bounds[1:]
+    gone_before = np.zeros(len(gone) + 1, dtype=np.int64)
+    np.cumsum(gone, out=gone_before[1:])
+    dropped = gone_before[highs] - gone_before[lows]
+    edited = np.flatnonzero(dropped)  # the others are unchanged (and lxml re-validates what is set)
+    holds = np.ones(len(nodes.texts), dtype=bool)
+    if not len(edited):
+        return holds
+    whole = (dropped == highs - lows)[edited].tolist()
+    starts, ends, gone_list = words.start.tolist(), words.end.tolist(), gone.tolist()
+    lows, highs = lows.tolist(), highs.tolist()
+    owners, is_tail, texts = nodes.owners, nodes.is_tail, nodes.texts
+    for k, everything in zip(edited.tolist(), whole):
+        new = None
+        if not everything:
+            text, lo, hi = texts[k], lows[k], highs[k]
+            kept = [text[s:e] for s, e, g in zip(starts[lo:hi], ends[lo:hi], gone_list[lo:hi]) if not g]
+            joined = (" " if text[:1].isspace() else "") + " ".join(kept) + (" " if text[-1:].isspace() else "")
+            new = _CONTROL_RE.sub("", joined) or None
+        if is_tail[k]:
+            owners[k].tail = new
+        else:
+            owners[k].text = new
+        holds[k] = new is not None and not new.isspace()
+    return holds
+
+
+def _prune_empty(nodes: TextNodes, holds: np.ndarray) -> None:
+    """Remove the elements left without text (keeping their tails; images and line breaks stay).
+
+    An element is empty when none of the texts inside it holds text; only the outermost
+    removable ones are removed, which leaves the same tree as removing each, children first.
+    """
+    marks = np.array(nodes.marks, dtype=np.int64)
+    opens = marks >= 0
+    at = np.where(opens, marks, ~marks)
+    level = np.cumsum(np.where(opens, 1, -1)) + ~opens  # an element's depth at its start and end
+    events = np.argsort(level, kind="stable").reshape(-1, 2)  # per depth: start, end, start, end...
+    preorder = np.cumsum(opens) - 1  # the element last opened at each event
+    element = preorder[events[:, 0]]
+    first = np.empty(len(element), dtype=np.int64)
+    last = np.empty(len(element), dtype=np.int64)
+    past = np.empty(len(element), dtype=np.int64)  # pre-order index just after the subtree
+    first[element], last[element] = at[events[:, 0]], at[events[:, 1]]
+    past[element] = preorder[events[:, 1]] + 1
+    held = np.zeros(len(holds) + 1, dtype=np.int64)
+    np.cumsum(holds, out=held[1:])
+    empty = np.flatnonzero(held[last] == held[first])
+    empty = empty[empty > 0]  # the root stays
+    elements = nodes.elements
+    while len(empty):
+        outermost = _outermost(empty, past)
+        spared = np.zeros(len(elements) + 1, dtype=np.int64)  # inside a kept empty element
+        for i in outermost.tolist():
+            if elements[i].tag not in _KEEP_EMPTY:
+                remove_keeping_tail(elements[i])
+            else:  # an image or line break stays; empty elements inside it (if any) still go
+                spared[i + 1] += 1
+                spared[past[i]] -= 1
+        empty = empty[np.cumsum(spared)[empty] > 0]
+
+
+def _outermost(indices: np.ndarray, past: np.ndarray) -> np.ndarray:
+    """The elements of ``indices`` (sorted pre-order indices) inside none of the others."""
+    reach = np.maximum.accumulate(past[indices])
+    return indices[np.concatenate([[True], indices[1:] >= reach[:-1]])]
+
+
+def keep_text(root: Element, html: str, removed: RemovedRanges, min_range_share: float = 0.0) -> None:
+    """Edit ``root`` (a private, content-only tree of ``html``) in place: drop words under removed
+    characters, then elements left without text (images and line breaks of kept text stay).
 
     With ``min_range_share`` > 0, words of a kept character range holding less text than that
     share of the richest kept range are dropped too.
     """
-    words = _collect(root, html)
-    gone = _removed_words(words, removed, min_range_share).tolist()
-    for element, is_tail, text, lo, hi in words.slots:
-        if not any(gone[lo:hi]):
-            continue  # unchanged (and lxml re-validates whatever is assigned)
-        kept = [m.group() for m, g in zip(_WORD_RE.finditer(text), gone[lo:hi]) if not g]
-        new = ""
-        if kept:
-            new = (" " if text[:1].isspace() else "") + " ".join(kept) + (" " if text[-1:].isspace() else "")
-        new = _CONTROL_RE.sub("", new)
-        if is_tail:
-            element.tail = new or None
-        else:
-            element.text = new or None
-    _prune_empty(root)
-
-
-def _prune_empty(root: Element) -> None:
-    """Remove elements whose subtree holds no text (keeping their tails)."""
-    has_text: dict[Element, bool] = {}
-    for el in post_order(root):
-        own = bool(el.text and el.text.strip())
-        kids = any(has_text.get(child, False) or bool(child.tail and child.tail.strip()) for child in el)
-        has_text[el] = own or kids
-    for el, full in has_text.items():
-        if not full and el is not root and el.tag not in _KEEP_EMPTY:
-            remove_keeping_tail(el)
+    nodes = text_nodes(root)
+    words = split_words(nodes.texts)
+    gone = removed_words(words, locate(html, nodes.texts, words), removed, min_range_share)
+    _prune_empty(nodes, _rewrite(nodes, words, gone))
