@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import lxml.html
+import lxml.etree
 
 from scrapy_boilerplate.html import decode_html, drop_non_content, parse_html
 
@@ -33,7 +33,7 @@ class Page:
         return cls(response.text, response.url)
 
     @property
-    def _parsed(self) -> tuple[lxml.html.HtmlElement, bool]:
+    def _parsed(self) -> tuple[lxml.etree._Element, bool]:
         # Memoised by hand: Python 3.11's functools.cached_property takes one lock shared by every
         # Page, so a crawl's fit thread parsing its sample stalled the reactor's cleans.
         cached = self.__dict__.get("_parsed_cache")
@@ -44,7 +44,7 @@ class Page:
         return cached
 
     @property
-    def tree(self) -> lxml.html.HtmlElement:
+    def tree(self) -> lxml.etree._Element:
         """The parsed ``<html>`` root with scripts, styles, templates and comments dropped.
 
         Shared and read-only by convention: use :meth:`copy_tree` to get one you may edit.
@@ -57,11 +57,11 @@ class Page:
         return self._parsed[1]
 
     @property
-    def body(self) -> lxml.html.HtmlElement:
+    def body(self) -> lxml.etree._Element:
         """The ``<body>`` element of :attr:`tree`."""
         body = self.tree.find("body")
         return body if body is not None else self.tree
 
-    def copy_tree(self) -> lxml.html.HtmlElement:
+    def copy_tree(self) -> lxml.etree._Element:
         """A private deep copy of :attr:`tree`."""
         return copy.deepcopy(self.tree)

@@ -17,6 +17,14 @@ def test_nul_bytes_are_stripped_not_fatal():
     assert to_text(parsed.root) == "beforeafter\n\nnext"
 
 
+def test_xhtml_page_with_an_xml_declaration_keeps_its_text():
+    # XHTML pages often start with one; lxml refuses a decoded string that declares an encoding.
+    html = '<?xml version="1.0" encoding="iso-8859-1"?>\n<html><body><p>caf\u00e9 text</p></body></html>'
+    parsed = parse_html(html)
+    assert to_text(parsed.root) == "caf\u00e9 text"
+    assert not parsed.truncated
+
+
 def test_broken_markup_recovers():
     parsed = parse_html("<div><p>one<p>two</span></div></td><li>three")
     text = to_text(parsed.root)

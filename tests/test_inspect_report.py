@@ -47,7 +47,7 @@ def test_nearest_decision_wins_and_tails_belong_to_the_parent():
     page = Page("<html><body><div id='a'>outer <p>inner <b>bold</b> after bold</p> tail of p</div>"
                 "<p>loose text</p></body></html>")
     root = page.tree.getroottree()
-    outer, inner = root.getpath(page.tree.get_element_by_id("a")), root.getpath(page.tree.find(".//p"))
+    outer, inner = root.getpath(page.tree.find(".//div[@id='a']")), root.getpath(page.tree.find(".//p"))
     decisions = (Decision(outer, False, 0, "outer"), Decision(inner, True, 0, "inner"), Decision(inner, False, 0, "dup"))
     cleaned = CleanedPage("inner bold after bold", "", "t", 40, 20, None, decisions)
     verdicts = _verdicts(page, cleaned)

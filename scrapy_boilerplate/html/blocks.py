@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import lxml.etree
 
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
-from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, normalize_space, to_text
+from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, normalize_space, raw_text, to_text
 from scrapy_boilerplate.html.walk import iter_nodes
 
 BLOCK_TAGS: frozenset[str] = frozenset(
@@ -81,10 +81,10 @@ def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.
 
 
 def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Element]) -> str:
-    """``to_text(element)``, taking lxml's C-level text iterator when no line break can occur inside."""
+    """``to_text(element)``, taking libxml2's text serialiser when no line break can occur inside."""
     if element in needs_layout:
         return to_text(element)
-    return normalize_space("".join(element.itertext()))
+    return normalize_space(raw_text(element))
 
 
 class BlockWalk:

@@ -50,7 +50,7 @@ class PValueResult:
     what step 1 removed; :mod:`scrapy_boilerplate.models.pvalue_decisions` explains them.
     """
 
-    tree: lxml.html.HtmlElement
+    tree: lxml.etree._Element
     element: lxml.etree._Element | None
     p: float
     lengths: dict[lxml.etree._Element, Lengths] = field(default_factory=dict, repr=False, compare=False)
@@ -62,7 +62,7 @@ def _collapsed_length(text: str) -> int:
     return len(normalize_space(text))
 
 
-def strip_non_text(tree: lxml.html.HtmlElement) -> list[Stripped]:
+def strip_non_text(tree: lxml.etree._Element) -> list[Stripped]:
     """The paper's step 1 on a private tree: drop never-main-text tags and presentational attributes.
 
     Returns the outermost removed elements that held text (paths taken before any removal).
@@ -90,7 +90,7 @@ def p_value(lengths: Lengths, page_valid_text: int) -> float:
     return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid_text)
 
 
-def highest_p(lengths: dict, page_valid_text: int) -> tuple[lxml.html.HtmlElement | None, float]:
+def highest_p(lengths: dict, page_valid_text: int) -> tuple[lxml.etree._Element | None, float]:
     """The measured element with the largest P (the first one on ties), and that P; (None, 0) if none."""
     best, best_p = None, 0.0
     for el, el_lengths in lengths.items():
@@ -100,7 +100,7 @@ def highest_p(lengths: dict, page_valid_text: int) -> tuple[lxml.html.HtmlElemen
     return best, best_p
 
 
-def max_p_element(tree: lxml.html.HtmlElement, collapse_whitespace: bool) -> PValueResult:
+def max_p_element(tree: lxml.etree._Element, collapse_whitespace: bool) -> PValueResult:
     """Score every tag of a step-1-cleaned tree and return the max-P one."""
     lengths = measure(tree, _collapsed_length if collapse_whitespace else len)
     page_valid = lengths[tree].valid_text
