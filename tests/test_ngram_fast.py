@@ -53,15 +53,19 @@ def test_alternation_tables_match_the_reference(seed, delimiters):
         assert [int(table[a]) for a in range(0, 101, 7)] == expected
 
 
-@pytest.mark.parametrize("seed", range(25))
-@pytest.mark.parametrize("delimiters", [False, True])
-def test_the_walks_lazy_tables_match_the_reference(seed, delimiters):
-    docs = random_docs(seed + 50)
+def assert_lazy_tables_match_reference(docs, delimiters: bool, step: int) -> None:
+    """The walk's lazily built tables for n = 2..8 equal the paper's alternation counts."""
     tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
     for n in range(2, 9):
         ranked = paper.countsort(docs, n, delimiters)
-        expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 3)]
-        assert [int(tables.get(n)[a]) for a in range(0, 101, 3)] == expected
+        expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, step)]
+        assert [int(tables.get(n)[a]) for a in range(0, 101, step)] == expected
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("delimiters", [False, True])
+def test_the_walks_lazy_tables_match_the_reference(seed, delimiters):
+    assert_lazy_tables_match_reference(random_docs(seed + 50), delimiters, step=3)
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -124,11 +128,7 @@ def test_tiny_chunks_change_no_count(monkeypatch, delimiters):
     monkeypatch.setattr(fast, "_CHUNK", 37)
     for seed in range(4):
         docs = random_docs(seed + 200)
-        tables = AlternationTables(NGramCounter(corpus_of(docs), delimiters))
-        for n in range(2, 9):
-            ranked = paper.countsort(docs, n, delimiters)
-            expected = [paper.alternation(docs, ranked, a) for a in range(0, 101, 9)]
-            assert [int(tables.get(n)[a]) for a in range(0, 101, 9)] == expected
+        assert_lazy_tables_match_reference(docs, delimiters, step=9)
         assert find_optimal_fast(corpus_of(docs), delimiters) == paper.find_optimal(docs, delimiters)
 
 
