@@ -117,6 +117,8 @@ def test_undeclared_output_field_is_reported_once_and_items_pass_untouched(caplo
     ({"url": "http://shop.example/a", "html": "   "}, "no_html"),
     ({"url": "http://shop.example/a", "html": '{"json": true}'}, "not_html"),
     ({"url": "http://shop.example/a", "html": "<p>" + "x" * 2000}, "too_large"),
+    # 600 characters, but 1,202 bytes in UTF-16: the limit counts bytes, so it is never decoded
+    ({"url": "http://shop.example/a", "html": ("<p>" + "x" * 597).encode("utf-16")}, "too_large"),
 ])
 def test_unusable_html_passes_untouched_with_a_count(item, reason):
     pipeline = make_pipeline(fitted(), BOILERPLATE_MAX_PAGE_BYTES=1000)

@@ -72,6 +72,8 @@ class BoilerplatePipeline:
             return self._undeclared(item)
         html = fields.get(self.config.html_field)
         if isinstance(html, bytes):
+            if len(html) > self.config.max_page_bytes:  # the limit is in bytes: judged before decoding
+                return self._skip(item, "too_large")
             html = decode_html(html)
         reason = skip_reason(html, self.config.max_page_bytes)
         if reason is not None:
