@@ -167,9 +167,10 @@ class BlockIndex:
         representative[first_of_each(signature, self.block_page)[0]] = True
         kept = representative[self.post_block]
         keys, blocks, weights = self.post_keys[kept], self.post_block[kept].astype(np.int64), self.post_weight[kept]
-        distinct, starts, counts = np.unique(keys, return_index=True, return_counts=True)
+        distinct, counts = np.unique(keys, return_counts=True)
         self._frequent = distinct[counts > FREQUENT_POSTINGS]
-        common = (self.tag_matrix.astype(np.float64) ** 2).sum(axis=1)
+        tag_squares = (self.tag_matrix.astype(np.float64) ** 2).sum(axis=1)
+        common = tag_squares.copy()
         in_frequent = np.isin(keys, self._frequent) if len(self._frequent) else np.zeros(len(keys), dtype=bool)
         common += np.bincount(blocks[in_frequent], weights=weights[in_frequent].astype(np.float64) ** 2, minlength=n)
         self._common_share = np.sqrt(common) * self.inv_norm  # cosine bound from tags and frequent features
@@ -184,7 +185,7 @@ class BlockIndex:
         self._keys, self._blocks, self._weights = keys, blocks, weights
         # the tag-only pass sees one block per page and (tag counts, norm): its cosines are equal
         tag_first = first_of_each(_tag_signatures(self.tag_matrix, self.inv_norm), self.block_page)[0]
-        share = np.sqrt((self.tag_matrix[tag_first].astype(np.float64) ** 2).sum(axis=1)) * self.inv_norm[tag_first]
+        share = np.sqrt(tag_squares[tag_first]) * self.inv_norm[tag_first]
         order = np.argsort(share, kind="stable")
         self._share_order = tag_first[order]
         self._sorted_share = share[order]
@@ -259,16 +260,22 @@ class BlockIndex:
 
         Pairs that cannot pass ``threshold`` are skipped, so a cosine at or below it may read 0.
         """
+        if len(query) == 0 or len(self) == 0:
+            return Match(np.zeros(len(query), dtype=np.float64), np.full(len(query), -1, dtype=np.int64))
+        q_tags = self._query_tags(query)
+        distinct, position = first_of_each(
+            vector_signatures(q_tags, query.owner, query.keys, query.weight, query.norm), q_page)
+        if len(distinct) == len(query):
+            return self._best_of_distinct(query, q_tags, q_page, excluded, threshold)
+        # score each repeated block once
+        match = self._best_of_distinct(query.subset(distinct), q_tags[distinct], q_page[distinct], excluded, threshold)
+        return Match(match.cosine[position], match.block[position])
+
+    def _best_of_distinct(self, query: BlockVectors, q_tags: np.ndarray, q_page: np.ndarray, excluded: np.ndarray,
+                          threshold: float) -> Match:
+        """:meth:`best_matches` for query blocks that are all different vectors."""
         best = np.zeros(len(query), dtype=np.float64)
         best_block = np.full(len(query), -1, dtype=np.int64)
-        if len(query) == 0 or len(self) == 0:
-            return Match(best, best_block)
-        distinct, position = first_of_each(
-            vector_signatures(self._query_tags(query), query.owner, query.keys, query.weight, query.norm), q_page)
-        if len(distinct) < len(query):  # score each repeated block once
-            match = self.best_matches(query.subset(distinct), q_page[distinct], excluded, threshold)
-            return Match(match.cosine[position], match.block[position])
-        q_tags = self._query_tags(query)
         pairs, text_dot = self._candidates(query, q_tags, threshold)
         n = len(self)
         rows, blocks = pairs // n, pairs % n
