@@ -46,8 +46,9 @@ def parse_html(text: str) -> ParsedHtml:
     DTD is ever loaded.
     """
     text = text.replace("\x00", "") if text else ""
-    if text.lstrip().startswith("<?xml"):
-        text = _XML_DECLARATION.sub("", text, count=1)
+    declaration = _XML_DECLARATION.match(text)  # anchored: no copy or scan of the whole page
+    if declaration:
+        text = text[declaration.end():]
     parser = _parser()
     if not text.strip():
         return ParsedHtml(lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=parser))
