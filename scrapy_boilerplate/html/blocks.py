@@ -93,26 +93,29 @@ class BlockWalk:
     :func:`iter_blocks` computes every block's text; a caller that needs the text of only some
     blocks (the drift fingerprint skips blocks of known template regions) walks the elements
     with :meth:`elements` and asks :meth:`text` where it must.
+
+    ``contains`` holds the elements with a block descendant (non-leaf blocks), ``needs_layout``
+    those whose text needs the full :func:`to_text` walk.
     """
 
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
         self.root = root
         self.tags = frozenset(tags)
-        self._contains = _ancestors_of(root, tuple(self.tags))
-        self._needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
+        self.contains = _ancestors_of(root, tuple(self.tags))
+        self.needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
 
     def elements(self) -> Iterator[tuple[lxml.etree._Element, bool]]:
         """``(element, leaf)`` for every element with a block tag, in document order.
 
         A non-leaf element is a block only when :meth:`text` gives it text of its own.
         """
-        contains = self._contains
+        contains = self.contains
         for el in self.root.iter(*self.tags):
             yield el, el not in contains
 
     def text(self, element: lxml.etree._Element, leaf: bool) -> str:
         """The block text of ``element``: all of it for a leaf, its own inline text otherwise."""
-        return _leaf_text(element, self._needs_layout) if leaf else _own_inline_text(element, self.tags)
+        return _leaf_text(element, self.needs_layout) if leaf else _own_inline_text(element, self.tags)
 
 
 def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
@@ -125,7 +128,7 @@ def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
     blocks (e.g. ``{"table", "body"}`` for a table-only partition).
     """
     walk = BlockWalk(root, tags)
-    tags, contains, needs_layout = walk.tags, walk._contains, walk._needs_layout  # the hot loop, inlined
+    tags, contains, needs_layout = walk.tags, walk.contains, walk.needs_layout  # the hot loop, inlined
     for el in root.iter(*tags):
         if el not in contains:
             yield Block(el, _leaf_text(el, needs_layout), True)
