@@ -12,6 +12,7 @@ same parent when their contents are similar).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -35,19 +36,10 @@ _DIGITS_RE = re.compile(r"\d+")
 _LAYOUT_TAGS: frozenset[str] = PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS
 
 
-_KEY_PART_CACHE: dict[tuple[str, str], str] = {}
-_KEY_PART_CACHE_MAX = 8192  # distinct (attribute, value) pairs kept; then the cache starts over
-
-
+@functools.lru_cache(maxsize=8192)  # memoised: sites repeat their (attribute, value) pairs
 def _key_part(name: str, value: str) -> str:
-    """``name=value`` of a key, digit runs folded and words sorted (memoised: sites repeat them)."""
-    part = _KEY_PART_CACHE.get((name, value))
-    if part is None:
-        part = f"{name}={' '.join(sorted(_DIGITS_RE.sub('#', value).split()))}"
-        if len(_KEY_PART_CACHE) >= _KEY_PART_CACHE_MAX:
-            _KEY_PART_CACHE.clear()
-        _KEY_PART_CACHE[(name, value)] = part
-    return part
+    """``name=value`` of a key, digit runs folded and words sorted."""
+    return f"{name}={' '.join(sorted(_DIGITS_RE.sub('#', value).split()))}"
 
 
 def element_key(el: Element, attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> str:

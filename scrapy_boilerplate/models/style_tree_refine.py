@@ -17,6 +17,7 @@ are removed instead of re-measured, so cleaning stays one measuring pass.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -112,21 +113,12 @@ def is_prose(lengths: Lengths) -> bool:
     return lengths.valid_text >= PROSE_MIN_CHARS and lengths.link_text <= PROSE_LINK_SHARE * lengths.text
 
 
-_NEGATIVE_CACHE: dict[tuple[str | None, str | None, str | None], list[str]] = {}
-_NEGATIVE_CACHE_MAX = 4096  # distinct (class, id, role) triples kept; then the cache starts over
-
-
-def _negative_names_of(names: tuple[str | None, str | None, str | None]) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _negative_names_of(names: tuple[str | None, str | None, str | None]) -> tuple[str, ...]:
     """:func:`negative_names` of one (class, id, role) triple, memoised: a site repeats its names on
     every page, and the vocabulary regex is most of the cost of dropping by vocabulary."""
-    found = _NEGATIVE_CACHE.get(names)
-    if found is None:
-        text = " ".join(name or "" for name in names).lower().replace("_", "-")
-        found = sorted(set(NEGATIVE_RE.findall(text)))
-        if len(_NEGATIVE_CACHE) >= _NEGATIVE_CACHE_MAX:
-            _NEGATIVE_CACHE.clear()
-        _NEGATIVE_CACHE[names] = found
-    return found
+    text = " ".join(name or "" for name in names).lower().replace("_", "-")
+    return tuple(sorted(set(NEGATIVE_RE.findall(text))))
 
 
 def negative_names(el: Element) -> list[str]:
