@@ -73,6 +73,10 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
     "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
         10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
+    "BOILERPLATE_CLEAN_BATCH": SettingDoc(
+        8, "Inline cleans run back to back in batches of up to this many items (1: each item at once)."),
+    "BOILERPLATE_CLEAN_BATCH_WAIT": SettingDoc(
+        0.02, "Seconds an item may wait for its inline clean batch to fill."),
 }
 
 
@@ -108,6 +112,8 @@ class BoilerplateConfig:
     drift_tolerance: float = 0.25
     drift_every: int = 4
     inline_clean_ms: float = 10.0
+    clean_batch: int = 8
+    clean_batch_wait: float = 0.02
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -145,6 +151,8 @@ class BoilerplateConfig:
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
             inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
+            clean_batch=_positive_int(settings, "BOILERPLATE_CLEAN_BATCH"),
+            clean_batch_wait=_positive_float(settings, "BOILERPLATE_CLEAN_BATCH_WAIT"),
         )
 
     @property

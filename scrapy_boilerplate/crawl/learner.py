@@ -180,7 +180,9 @@ class BoilerplateLearner:
         another worker) to use for ``domain`` and release its waiting items."""
         replaced = state.model is not None
         state.model, state.learned, state.status = learned.model, learned, READY
-        state.prepared, state.resampling, state.sampling_closed = dict(learned.prepared), False, False
+        # the very dict, drained as items take their pages: a copy would keep the whole sample (HTML and
+        # cleaned text) alive through ``state.learned`` for the rest of the crawl
+        state.prepared, state.resampling, state.sampling_closed = learned.prepared, False, False
         self._sampling.pop(domain, None)
         state.urls, state.sampled, state.revision, state.sample_full = set(), 0, None, False
         self.sync.learning.watch(domain, learned)

@@ -10,6 +10,7 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.batching import CleanBatch
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL
@@ -50,11 +51,20 @@ class BoilerplatePipeline:
         self.config = learner.config
         self.stats = learner.stats
         self.fields = ItemFields(self.config.output_fields)
-        self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
         # Per-item stats: Scrapy's collector looks each method up through a Python __getattribute__.
         self._inc_stat = self.stats.inc_value
+        self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms, self._batch())
         self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
+
+    def _batch(self) -> CleanBatch | None:
+        """Where inline cleans wait for each other (None: batches of one, no waiting)."""
+        if self.config.clean_batch < 2:
+            return None
+        from twisted.internet import reactor
+
+        return CleanBatch(self.config.clean_batch, self.config.clean_batch_wait, reactor.callLater,
+                          on_batch=lambda size: self._inc_stat(keys.CLEAN_BATCHES))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
