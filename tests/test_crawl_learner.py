@@ -94,3 +94,18 @@ def test_hold_queue_caps_items_and_bytes_and_releases_each_once():
     clock.timers[1].fire()  # already released: no second release
     assert fired == [DEADLINE, MODEL, MODEL]
     assert (queue.count, queue.bytes) == (0, 0)
+
+
+def test_the_sample_is_not_kept_once_its_items_took_their_pages(tmp_path):
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=6, BOILERPLATE_MODEL="style_tree", BOILERPLATE_STORE=str(tmp_path))
+    pages = make_site("a.example", 6)
+    for page in pages:
+        lrn.add_sample("a.example", Page(page.html, page.url))
+    outcome = lrn.sync.learning.fit("a.example")
+    learned = outcome.learned
+    assert len(learned.prepared) == len(pages)  # the fit cleaned its own sample for those pages' items
+    lrn._adopt("a.example", lrn.state("a.example"), learned, "fitted")
+    for page in pages:
+        assert lrn.take_prepared("a.example", page.url, page.html) is not None
+    # nothing of the sample (HTML, cleaned text) stays reachable from the model in use
+    assert learned.prepared == {} and lrn.state("a.example").learned is learned
