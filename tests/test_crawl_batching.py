@@ -26,9 +26,9 @@ def test_a_full_batch_runs_at_once_and_answers_each_item_with_its_own_result():
     clock, sizes = Clock(), []
     batch = CleanBatch(3, 0.02, clock.callLater, on_batch=sizes.append)
     ran = []
-    deferreds = [batch.submit(lambda x: ran.append(x) or x * 10, x) for x in (1, 2)]
+    deferreds = [batch.submit(1000, lambda x: ran.append(x) or x * 10, x) for x in (1, 2)]
     assert ran == [] and not any(d.called for d in deferreds) and len(batch) == 2  # waiting for a third item
-    deferreds.append(batch.submit(lambda x: ran.append(x) or x * 10, 3))
+    deferreds.append(batch.submit(1000, lambda x: ran.append(x) or x * 10, 3))
     fired = outcomes(deferreds)
     assert ran == [1, 2, 3] and fired == [10, 20, 30] and sizes == [3]
     assert not clock.getDelayedCalls()  # the window's timer is gone with its batch
@@ -37,14 +37,23 @@ def test_a_full_batch_runs_at_once_and_answers_each_item_with_its_own_result():
 def test_a_partial_batch_runs_when_its_window_ends():
     clock = Clock()
     batch = CleanBatch(8, 0.02, clock.callLater)
-    fired = outcomes([batch.submit(str.upper, "a"), batch.submit(str.upper, "b")])
+    fired = outcomes([batch.submit(1000, str.upper, "a"), batch.submit(1000, str.upper, "b")])
     clock.advance(0.019)
     assert fired == [None, None]
     clock.advance(0.002)
     assert fired == ["A", "B"] and len(batch) == 0
-    later = outcomes([batch.submit(str.upper, "c")])  # a new window starts with the next item
+    later = outcomes([batch.submit(1000, str.upper, "c")])  # a new window starts with the next item
     clock.advance(0.021)
     assert later == ["C"] and batch.batches == 2 and batch.calls == 3
+
+
+def test_a_batch_runs_once_its_pages_reach_the_byte_budget():
+    clock = Clock()
+    batch = CleanBatch(100, 0.02, clock.callLater, max_bytes=250_000)
+    first = outcomes([batch.submit(100_000, str.upper, "a"), batch.submit(100_000, str.upper, "b")])
+    assert first == [None, None]  # 200 kB of pages wait: under the budget
+    last = outcomes([batch.submit(60_000, str.upper, "c")])
+    assert first == ["A", "B"] and last == ["C"] and not clock.getDelayedCalls()
 
 
 def test_an_error_reaches_only_the_item_that_caused_it():
@@ -56,7 +65,7 @@ def test_an_error_reaches_only_the_item_that_caused_it():
             raise ValueError("empty page")
         return html.strip()
 
-    fired = outcomes([batch.submit(clean, " a "), batch.submit(clean, ""), batch.submit(clean, " c ")])
+    fired = outcomes([batch.submit(3, clean, " a "), batch.submit(0, clean, ""), batch.submit(3, clean, " c ")])
     assert fired[0] == "a" and fired[2] == "c"
     assert isinstance(fired[1], ValueError)
 

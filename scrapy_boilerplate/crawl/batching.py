@@ -16,14 +16,19 @@ from typing import Any
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
+from scrapy_boilerplate.crawl.holding import MIN_HELD_BYTES as MIN_PAGE_BYTES  # Scrapy's floor per response
+
 
 class CleanBatch:
-    """Runs submitted calls in batches of up to ``size``, at most ``window`` seconds after the first."""
+    """Runs submitted calls in batches of up to ``size`` calls or ``max_bytes`` of pages, at most
+    ``window`` seconds after the first call."""
 
-    def __init__(self, size: int, window: float, call_later: Callable[..., Any],
+    def __init__(self, size: int, window: float, call_later: Callable[..., Any], max_bytes: int = 1_250_000,
                  on_batch: Callable[[int], object] | None = None) -> None:
         self.size = size
         self.window = window
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self._call_later = call_later
         self._on_batch = on_batch  # told each batch's size (stats)
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], Deferred[Any]]] = []
@@ -34,11 +39,13 @@ class CleanBatch:
     def __len__(self) -> int:
         return len(self._pending)
 
-    def submit(self, function: Callable[..., Any], *args: Any) -> Deferred[Any]:
-        """Queue ``function(*args)``; the Deferred fires with its result (or failure) once its batch ran."""
+    def submit(self, nbytes: int, function: Callable[..., Any], *args: Any) -> Deferred[Any]:
+        """Queue ``function(*args)`` for a page of ``nbytes``; the Deferred fires with its result (or
+        failure) once its batch ran."""
         deferred: Deferred[Any] = Deferred()
         self._pending.append((function, args, deferred))
-        if len(self._pending) >= self.size:
+        self._bytes += max(nbytes, MIN_PAGE_BYTES)
+        if len(self._pending) >= self.size or self._bytes >= self.max_bytes:
             self.flush()
         elif self._timer is None:
             self._timer = self._call_later(self.window, self._window_ended)
@@ -54,7 +61,7 @@ class CleanBatch:
             if self._timer.active():
                 self._timer.cancel()
             self._timer = None
-        pending, self._pending = self._pending, []
+        pending, self._pending, self._bytes = self._pending, [], 0
         if not pending:
             return
         outcomes: list[tuple[bool, Any]] = []

@@ -67,10 +67,11 @@ class Cleaner:
 
     async def clean(self, model: SiteModel, html: str, url: str) -> CleanedPage:
         """Clean one page with ``model`` where it costs least; exceptions of the model propagate."""
-        return await self.run(model, _clean_page, model, html, url)
+        return await self.run(model, _clean_page, model, html, url, nbytes=len(html))
 
-    async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
-        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""
+    async def run(self, model: SiteModel, function: Callable[..., T], *args: Any, nbytes: int = 0) -> T:
+        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work) of a page of ``nbytes``,
+        where it costs least."""
         if self.in_thread and not self.runs_inline(model):
             result, seconds = await run_in_thread(timed_call, function, *args)
             self._record(model.name, seconds)
@@ -79,7 +80,7 @@ class Cleaner:
             function = self._timed(model.name, function)
         if self.batch is None:
             return function(*args)
-        return await maybe_deferred_to_future(self.batch.submit(function, *args))
+        return await maybe_deferred_to_future(self.batch.submit(nbytes, function, *args))
 
     def _timed(self, name: str, function: Callable[..., T]) -> Callable[..., T]:
         """``function``, timed into ``name``'s running mean."""

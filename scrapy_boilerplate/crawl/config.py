@@ -22,6 +22,8 @@ DONT_CLEAN_META = "dont_clean_boilerplate"
 # 1024)`` per response); above SCRAPER_SLOT_MAX_ACTIVE_SIZE the engine stops pulling requests
 # (scrapy/core/engine.py:374).  Holding may use at most this share of that budget.
 MAX_HOLD_SHARE_OF_SCRAPER_SLOT = 0.5
+# Items waiting for their clean batch pin their responses too: a batch runs at this share.
+CLEAN_BATCH_SHARE_OF_SCRAPER_SLOT = 0.25
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class BoilerplateConfig:
     inline_clean_ms: float = 10.0
     clean_batch: int = 8
     clean_batch_wait: float = 0.02
+    clean_batch_bytes: int = 1_250_000
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -153,6 +156,7 @@ class BoilerplateConfig:
             inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
             clean_batch=_positive_int(settings, "BOILERPLATE_CLEAN_BATCH"),
             clean_batch_wait=_positive_float(settings, "BOILERPLATE_CLEAN_BATCH_WAIT"),
+            clean_batch_bytes=max(int(slot_size * CLEAN_BATCH_SHARE_OF_SCRAPER_SLOT), 1),
         )
 
     @property

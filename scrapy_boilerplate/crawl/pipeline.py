@@ -64,7 +64,7 @@ class BoilerplatePipeline:
         from twisted.internet import reactor
 
         return CleanBatch(self.config.clean_batch, self.config.clean_batch_wait, reactor.callLater,
-                          on_batch=lambda size: self._inc_stat(keys.CLEAN_BATCHES))
+                          max_bytes=self.config.clean_batch_bytes, on_batch=lambda size: self._inc_stat(keys.CLEAN_BATCHES))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
@@ -133,7 +133,8 @@ class BoilerplatePipeline:
     async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
         """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
         try:
-            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned)
+            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned,
+                                                     nbytes=len(html))
         except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
             return await self._clean(learned.model, html, url)
         self.learner.observe(domain, learned, cleaned.removed_share, unseen)
