@@ -76,9 +76,9 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
         10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
     "BOILERPLATE_CLEAN_BATCH": SettingDoc(
-        8, "Inline cleans run back to back in batches of up to this many items (1: each item at once)."),
+        32, "Inline cleans run back to back in batches of up to this many items (1: each item at once)."),
     "BOILERPLATE_CLEAN_BATCH_WAIT": SettingDoc(
-        0.02, "Seconds an item may wait for its inline clean batch to fill."),
+        0.1, "Seconds an item may wait for its inline clean batch to fill."),
 }
 
 
@@ -114,8 +114,8 @@ class BoilerplateConfig:
     drift_tolerance: float = 0.25
     drift_every: int = 4
     inline_clean_ms: float = 10.0
-    clean_batch: int = 8
-    clean_batch_wait: float = 0.02
+    clean_batch: int = 32
+    clean_batch_wait: float = 0.1
     clean_batch_bytes: int = 1_250_000
 
     @classmethod
