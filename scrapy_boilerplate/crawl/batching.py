@@ -2,8 +2,9 @@
 
 In a crawl, Scrapy's own work between two items evicts the model's code and data from the CPU
 caches, so a clean run alone costs about three times what the same clean costs right after
-another one (docs/perf.md, "Cold cleans").  Holding an item for a few milliseconds until a few
-more have arrived lets the cleans of a batch share warm caches.  Each batch is run when it is
+another one (docs/perf.md, "Cold cleans").  Holding an item for a moment (at most
+``BOILERPLATE_CLEAN_BATCH_WAIT``, 0.1 s) until more have arrived lets the cleans of a batch share
+warm caches.  Each batch is run when it is
 full or when its window ends, whichever comes first, so an item never waits longer than the
 window, and the crawl cannot go idle (nor close) while items wait: they are in the pipelines.
 """
