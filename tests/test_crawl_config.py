@@ -49,8 +49,6 @@ def test_disabled_plugin_is_not_configured():
     ("BOILERPLATE_HOLD_TIMEOUT", -1),
     ("BOILERPLATE_HOLD_MAX_BYTES", 4_000_000),
     ("BOILERPLATE_MAX_PAGE_BYTES", 0),
-    ("BOILERPLATE_CLEAN_BATCH", 0),
-    ("BOILERPLATE_CLEAN_BATCH_WAIT", 0),
 ])
 def test_a_bad_value_names_its_setting(name, value):
     with pytest.raises(ValueError, match=name):

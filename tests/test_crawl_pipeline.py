@@ -50,8 +50,8 @@ class AttrsItem:
 
 
 def make_pipeline(model=None, **settings) -> BoilerplatePipeline:
-    """A pipeline whose learner already has ``model`` fitted for DOMAIN; each clean runs at once, in this thread."""
-    crawler = get_crawler(settings_dict={"BOILERPLATE_CLEAN_IN_THREAD": False, "BOILERPLATE_CLEAN_BATCH": 1, **settings})
+    """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
+    crawler = get_crawler(settings_dict={"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
     crawler.stats.open_spider()
     learner = BoilerplateLearner.from_crawler(crawler)
     if model is not None:

@@ -7,8 +7,7 @@ only pays off when a clean is long enough to stall the crawl, so each model's cl
 (CPU time of the cleaning thread) and a model whose mean stays under
 ``BOILERPLATE_INLINE_CLEAN_MS`` is run inline.  Inline cleans are timed one in ``TIMED_EVERY``:
 reading the thread's CPU clock around every clean cost as much as a fast model's clean in the
-benchmark crawl (docs/perf.md).  Inline cleans go through a :class:`CleanBatch` when one is given,
-so that several run back to back with warm CPU caches (``BOILERPLATE_CLEAN_BATCH``).
+benchmark crawl (docs/perf.md).
 """
 
 from __future__ import annotations
@@ -17,9 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from scrapy.utils.defer import maybe_deferred_to_future
-
-from scrapy_boilerplate.crawl.batching import CleanBatch
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
@@ -48,12 +44,10 @@ def timed_call(function: Callable[..., T], *args: Any) -> tuple[T, float]:
 
 
 class Cleaner:
-    """Runs each clean inline (batched when ``batch`` is given) or in the thread pool, learning each
-    model's mean clean time."""
+    """Runs each clean inline or in the thread pool, learning each model's mean clean time."""
 
-    def __init__(self, in_thread: bool, inline_below_ms: float, batch: CleanBatch | None = None) -> None:
+    def __init__(self, in_thread: bool, inline_below_ms: float) -> None:
         self.in_thread = in_thread
-        self.batch = batch
         self.inline_below = inline_below_ms / 1000.0
         self._means: dict[str, tuple[int, float]] = {}  # model name -> (cleans timed, mean seconds)
         self._inline_calls: dict[str, int] = {}  # model name -> inline cleans since the last timed one
@@ -67,28 +61,20 @@ class Cleaner:
 
     async def clean(self, model: SiteModel, html: str, url: str) -> CleanedPage:
         """Clean one page with ``model`` where it costs least; exceptions of the model propagate."""
-        return await self.run(model, _clean_page, model, html, url, nbytes=len(html))
+        return await self.run(model, _clean_page, model, html, url)
 
-    async def run(self, model: SiteModel, function: Callable[..., T], *args: Any, nbytes: int = 0) -> T:
-        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work) of a page of ``nbytes``,
-        where it costs least."""
-        if self.in_thread and not self.runs_inline(model):
-            result, seconds = await run_in_thread(timed_call, function, *args)
-            self._record(model.name, seconds)
-            return result
-        if self.in_thread and self._timed_inline(model.name):
-            function = self._timed(model.name, function)
-        if self.batch is None:
-            return function(*args)
-        return await maybe_deferred_to_future(self.batch.submit(nbytes, function, *args))
-
-    def _timed(self, name: str, function: Callable[..., T]) -> Callable[..., T]:
-        """``function``, timed into ``name``'s running mean."""
-        def timed(*args: Any) -> T:
+    async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""
+        if not self.in_thread:
+            return function(*args)  # nothing to decide: no timing
+        if self.runs_inline(model):
+            if not self._timed_inline(model.name):
+                return function(*args)
             result, seconds = timed_call(function, *args)
-            self._record(name, seconds)
-            return result
-        return timed
+        else:
+            result, seconds = await run_in_thread(timed_call, function, *args)
+        self._record(model.name, seconds)
+        return result
 
     def _timed_inline(self, name: str) -> bool:
         """True for the one inline clean in ``TIMED_EVERY`` that is timed."""

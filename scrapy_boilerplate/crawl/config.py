@@ -22,8 +22,6 @@ DONT_CLEAN_META = "dont_clean_boilerplate"
 # 1024)`` per response); above SCRAPER_SLOT_MAX_ACTIVE_SIZE the engine stops pulling requests
 # (scrapy/core/engine.py:374).  Holding may use at most this share of that budget.
 MAX_HOLD_SHARE_OF_SCRAPER_SLOT = 0.5
-# Items waiting for their clean batch pin their responses too: a batch runs at this share.
-CLEAN_BATCH_SHARE_OF_SCRAPER_SLOT = 0.25
 
 
 @dataclass(frozen=True)
@@ -75,10 +73,6 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
     "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
         10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
-    "BOILERPLATE_CLEAN_BATCH": SettingDoc(
-        32, "Inline cleans run back to back in batches of up to this many items (1: each item at once)."),
-    "BOILERPLATE_CLEAN_BATCH_WAIT": SettingDoc(
-        0.1, "Seconds an item may wait for its inline clean batch to fill."),
 }
 
 
@@ -114,9 +108,6 @@ class BoilerplateConfig:
     drift_tolerance: float = 0.25
     drift_every: int = 4
     inline_clean_ms: float = 10.0
-    clean_batch: int = 32
-    clean_batch_wait: float = 0.1
-    clean_batch_bytes: int = 1_250_000
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
@@ -154,9 +145,6 @@ class BoilerplateConfig:
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
             inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
-            clean_batch=_positive_int(settings, "BOILERPLATE_CLEAN_BATCH"),
-            clean_batch_wait=_positive_float(settings, "BOILERPLATE_CLEAN_BATCH_WAIT"),
-            clean_batch_bytes=max(int(slot_size * CLEAN_BATCH_SHARE_OF_SCRAPER_SLOT), 1),
         )
 
     @property

@@ -10,7 +10,6 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.batching import CleanBatch
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL
@@ -51,20 +50,11 @@ class BoilerplatePipeline:
         self.config = learner.config
         self.stats = learner.stats
         self.fields = ItemFields(self.config.output_fields)
+        self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
         # Per-item stats: Scrapy's collector looks each method up through a Python __getattribute__.
         self._inc_stat = self.stats.inc_value
-        self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms, self._batch())
         self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
-
-    def _batch(self) -> CleanBatch | None:
-        """Where inline cleans wait for each other (None: batches of one, no waiting)."""
-        if self.config.clean_batch < 2:
-            return None
-        from twisted.internet import reactor
-
-        return CleanBatch(self.config.clean_batch, self.config.clean_batch_wait, reactor.callLater,
-                          max_bytes=self.config.clean_batch_bytes, on_batch=lambda size: self._inc_stat(keys.CLEAN_BATCHES))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
@@ -133,8 +123,7 @@ class BoilerplatePipeline:
     async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
         """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
         try:
-            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned,
-                                                     nbytes=len(html))
+            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned)
         except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
             return await self._clean(learned.model, html, url)
         self.learner.observe(domain, learned, cleaned.removed_share, unseen)
