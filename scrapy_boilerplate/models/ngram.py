@@ -21,7 +21,7 @@ import lxml.etree
 import lxml.html
 import numpy as np
 
-from scrapy_boilerplate.html import to_text
+from scrapy_boilerplate.html import body_text
 from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
@@ -121,14 +121,14 @@ class NGramModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         tree = page.private_tree()  # the page is read only through this tree: no shared parse
-        total = len(to_text(_body(tree)))
+        total = len(body_text(_body(tree)))
         if self.cut_ is None:
             removed = RemovedRanges.nothing(len(page.html))
         else:
             removed = removed_source_ranges(page.html, self.cut_.n, self._index(), self.delimiters)
         keep_text(tree, page.html, removed, self.range_share)
         body = _body(tree)  # keep_text may have removed an empty body
-        text = to_text(body)
+        text = body_text(body)
         reasons = (self._reason(False), self._reason(True))
         decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
                           for s, e, gone in removed.ranges())
