@@ -38,10 +38,13 @@ class Page:
         # Page, so a crawl's fit thread parsing its sample stalled the reactor's cleans.
         cached = self.__dict__.get("_parsed_cache")
         if cached is None:
-            parsed = parse_html(self.html)
-            drop_non_content(parsed.root)
-            cached = self.__dict__["_parsed_cache"] = (parsed.root, parsed.truncated)
+            cached = self.__dict__["_parsed_cache"] = self._parse()
         return cached
+
+    def _parse(self) -> tuple[lxml.etree._Element, bool]:
+        parsed = parse_html(self.html)
+        drop_non_content(parsed.root)
+        return parsed.root, parsed.truncated
 
     @property
     def tree(self) -> lxml.etree._Element:
@@ -65,3 +68,13 @@ class Page:
     def copy_tree(self) -> lxml.etree._Element:
         """A private deep copy of :attr:`tree`."""
         return copy.deepcopy(self.tree)
+
+    def private_tree(self) -> lxml.etree._Element:
+        """A tree of this page that the caller may edit, the same as :meth:`copy_tree` gives.
+
+        When :attr:`tree` was never parsed, this is a parse of its own, which :attr:`tree` does
+        not keep (cheaper than parsing the shared tree and copying it, for a model that reads the
+        page only through the tree it edits); otherwise a deep copy of :attr:`tree`.
+        """
+        cached = self.__dict__.get("_parsed_cache")
+        return copy.deepcopy(cached[0]) if cached is not None else self._parse()[0]

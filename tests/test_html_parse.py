@@ -1,5 +1,7 @@
 import time
 
+import lxml.etree
+
 from scrapy_boilerplate.html import parse_html, to_text
 from scrapy_boilerplate.page import Page
 
@@ -81,3 +83,19 @@ def test_binary_garbage_does_not_crash():
     garbage = bytes(range(256)).decode("latin-1") * 100
     page = Page(garbage)
     assert isinstance(to_text(page.body), str)
+
+
+def _serialised(root) -> bytes:
+    return lxml.etree.tostring(root)
+
+
+def test_private_tree_is_the_copied_tree_and_editing_it_leaves_the_page_alone():
+    text = "<html><head><title>t</title><script>x()</script></head><body><!-- c --><p>one</p><p>two</p></body></html>"
+    fresh = Page(text)
+    private = fresh.private_tree()  # parsed on its own: the shared tree is not parsed for it
+    assert "_parsed_cache" not in fresh.__dict__
+    parsed = Page(text)
+    assert _serialised(private) == _serialised(parsed.private_tree()) == _serialised(parsed.copy_tree())
+    private.find("body").clear()
+    parsed.private_tree().find("body").clear()  # a copy once the shared tree exists
+    assert to_text(fresh.body) == to_text(parsed.body) == "one\n\ntwo"

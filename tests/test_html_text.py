@@ -1,4 +1,6 @@
-from scrapy_boilerplate.html import normalize_space, parse_html, raw_text, to_text
+import lxml.etree
+
+from scrapy_boilerplate.html import body_text, normalize_space, parse_html, raw_text, to_text
 
 
 def text_of(html: str) -> str:
@@ -32,3 +34,46 @@ def test_raw_text_is_every_text_node_of_the_subtree_without_its_tail():
     root = parse_html("<div id=x>a &amp; b<!-- note -->c<b>\u00e9t\u00e9&nbsp;<i>d</i>e</b>f<br>\ng</div>tail").root
     div = root.find(".//div")
     assert raw_text(div) == "".join(div.itertext()) == "a & bc\u00e9t\u00e9\u00a0def\ng"
+
+
+TRICKY_PAGES = [
+    # tables, cells, rows and captions; nested lists; line breaks in inline text
+    "<table><caption>Cap</caption><tr><th>h1</th><th>h2</th></tr><tr><td>a<br>b</td><td> c </td></tr></table>"
+    "<ul><li>one<ul><li>inner</li></ul></li><li><b>two</b> tail</li></ul><p>x<br><br>y</p>",
+    # comments, scripts, styles, noscript and template content never reach the text, their tails do
+    "<div>a<!-- note -->b<script>var s = '<p>no</p>';</script>c<style>p {}</style>d"
+    "<noscript><p>off</p></noscript>e<template><p>t</p></template>f</div>",
+    # nested inline elements join words; entities and non-breaking spaces; empty blocks leave no lines
+    "<p>al<b>p<i>h</i></b>a &amp; &lt;b&gt;&nbsp;beta\u00a0 <span> </span>gamma</p><div><p> </p><div></div></div>"
+    "<h2>H</h2><section><article><p>deep</p></article></section>",
+    # text directly in body, breaks at the very start and end, runs of mixed breaks and blanks
+    "lead<hr><br> <p> <br>\n<div> </div><li>item</li> </p>\t<dd>d</dd><pre>  pre  text </pre>end<br>",
+    # a second top-level element (a broken page) and text after the body
+    "<html><body><p>in</p></body></html><html><body><p>second</p></body></html>",
+    # characters that look like the marks body_text uses internally
+    "<p>del\x7f here</p><p>c1\x80 there</p><li>x</li>",
+    "<p>a\x01b\ue000c</p><ol><li>1</li><li>2</li></ol>",
+]
+
+
+def test_body_text_is_to_text_on_tricky_html_for_every_element():
+    for html in TRICKY_PAGES:
+        root = parse_html(html).root
+        for element in root.iter():
+            assert body_text(element) == to_text(element), (html, element.tag)
+
+
+def test_body_text_keeps_the_layout_of_to_text():
+    root = parse_html(TRICKY_PAGES[0]).root
+    assert body_text(root) == "Cap\nh1 h2\na\nb c\n\none\n\ninner\n\ntwo tail\n\nx\ny"
+    assert body_text(parse_html(TRICKY_PAGES[1]).root) == "abcdef"
+
+
+def test_body_text_on_a_tree_deeper_than_libxslt_walks():
+    root = lxml.etree.Element("body")
+    element = root
+    for depth in range(4000):
+        element = lxml.etree.SubElement(element, "div" if depth % 2 else "span")
+    element.text = "deep"
+    element.tail = "tail"
+    assert body_text(root) == to_text(root) == "deep\n\ntail"

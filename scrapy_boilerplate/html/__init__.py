@@ -4,11 +4,12 @@ from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, iter_blocks, is_bl
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS, drop_non_content, remove_keeping_tail
 from scrapy_boilerplate.html.decode import decode_html, looks_binary
 from scrapy_boilerplate.html.parse import ParsedHtml, parse_html
-from scrapy_boilerplate.html.text import normalize_space, raw_text, to_text
+from scrapy_boilerplate.html.text import body_text, normalize_space, raw_text, to_text
 from scrapy_boilerplate.html.walk import iter_elements
 
 __all__ = [
     "BLOCK_TAGS",
+    "body_text",
     "Block",
     "NON_CONTENT_TAGS",
     "ParsedHtml",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import threading
+
 import lxml.etree
 
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
@@ -105,3 +108,58 @@ def to_text(root: lxml.etree._Element) -> str:
             line.append(piece)  # type: ignore[arg-type]
     lines.brk(0)
     return "".join(lines.out)
+
+
+# body_text: libxslt writes the text with a mark at each line and paragraph break: DEL and a C1
+# control, neither whitespace nor ever seen in a page's text (body_text checks they are absent).
+_LINE_MARK, _PARAGRAPH_MARK = "\x7f", "\x80"
+_PARAGRAPH_RUN = re.compile("\x80[\x7f\x80 ]*")  # from a run's first paragraph break to its end
+_LINE_RUN = re.compile("\x7f[\x7f ]*")
+_TRANSFORMS = threading.local()  # an XSLT object per thread
+
+
+def _stylesheet() -> bytes:
+    """The XSLT that writes ``to_text``'s pieces: marks around breaking tags, a space after cells.
+
+    Only the first element of the document is walked: lxml hands a document's root element over
+    with the whole document (where a broken page can have more top-level elements), any other
+    element as the only one of a stand-in document.
+    """
+    def names(tags: frozenset[str]) -> str:
+        return "|".join(sorted(tags))
+    line, paragraph = f"&#x{ord(_LINE_MARK):X};", f"&#x{ord(_PARAGRAPH_MARK):X};"
+    return f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="/"><xsl:apply-templates select="*[1]"/></xsl:template>
+<xsl:template match="{names(PARAGRAPH_TAGS)}">{paragraph}<xsl:apply-templates/>{paragraph}</xsl:template>
+<xsl:template match="{names(LINE_TAGS)}">{line}<xsl:apply-templates/>{line}</xsl:template>
+<xsl:template match="{names(CELL_TAGS)}"><xsl:apply-templates/><xsl:text> </xsl:text></xsl:template>
+<xsl:template match="{names(NON_CONTENT_TAGS)}|comment()|processing-instruction()"/>
+</xsl:stylesheet>""".encode()
+
+
+def _transform() -> lxml.etree.XSLT:
+    transform = getattr(_TRANSFORMS, "xslt", None)
+    if transform is None:
+        transform = _TRANSFORMS.xslt = lxml.etree.XSLT(lxml.etree.fromstring(_stylesheet()))
+    return transform
+
+
+def body_text(root: lxml.etree._Element) -> str:
+    """``to_text(root)``, computed by libxslt's tree walk: for a large subtree such as a page's
+    body (two to three times faster there; for a small element, call :func:`to_text`)."""
+    if not isinstance(root.tag, str):
+        return to_text(root)
+    raw = raw_text(root)
+    if _LINE_MARK in raw or _PARAGRAPH_MARK in raw:
+        return to_text(root)  # a mark would be ambiguous (never seen on real pages)
+    try:
+        text = str(_transform()(root))
+    except lxml.etree.XSLTApplyError:  # e.g. nesting past libxslt's template depth
+        return to_text(root)
+    text = " ".join(text.split())  # the marks are not whitespace: they stay
+    # a run of breaks (and the spaces in and around it) is one separator, a paragraph if it holds one
+    text = _LINE_RUN.sub(_LINE_MARK, _PARAGRAPH_RUN.sub(_PARAGRAPH_MARK, text))
+    text = text.replace(" " + _LINE_MARK, _LINE_MARK).replace(" " + _PARAGRAPH_MARK, _PARAGRAPH_MARK)
+    text = text.replace(_LINE_MARK + _PARAGRAPH_MARK, _PARAGRAPH_MARK)
+    return text.replace(_PARAGRAPH_MARK, "\n\n").replace(_LINE_MARK, "\n").strip("\n")

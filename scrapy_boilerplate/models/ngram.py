@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import lxml.etree
 import lxml.html
 import numpy as np
 
-from scrapy_boilerplate.html import to_text
+from scrapy_boilerplate.html import body_text
 from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
@@ -45,6 +46,12 @@ def removed_source_ranges(html: str, n: int, useless: np.ndarray | HashIndex, de
     starts, ends = covered_runs(codes, n, useless, delimiters)
     # a preprocessed character stands for its source characters up to the next one's
     return RemovedRanges(offsets[starts], np.append(offsets, len(html))[ends], len(html))
+
+
+def _body(tree: lxml.etree._Element) -> lxml.etree._Element:
+    """The ``<body>`` of a page's tree, or the tree itself without one (as ``Page.body``)."""
+    body = tree.find("body")
+    return body if body is not None else tree
 
 
 @register
@@ -113,16 +120,15 @@ class NGramModel(SiteModel):
         return f"useless n-grams ({where})" if removed else f"no useless n-gram ({where})"
 
     def _clean(self, page: Page) -> CleanedPage:
-        total = len(to_text(page.body))
+        tree = page.private_tree()  # the page is read only through this tree: no shared parse
+        total = len(body_text(_body(tree)))
         if self.cut_ is None:
             removed = RemovedRanges.nothing(len(page.html))
         else:
             removed = removed_source_ranges(page.html, self.cut_.n, self._index(), self.delimiters)
-        tree = page.copy_tree()
         keep_text(tree, page.html, removed, self.range_share)
-        body = tree.find("body")
-        body = body if body is not None else tree
-        text = to_text(body)
+        body = _body(tree)  # keep_text may have removed an empty body
+        text = body_text(body)
         reasons = (self._reason(False), self._reason(True))
         decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
                           for s, e, gone in removed.ranges())

@@ -97,7 +97,9 @@ class HashIndex:
         bits = min(max(len(values).bit_length() + 1, 1), INDEX_MAX_BITS)  # 2-4 buckets per value
         self._shift = np.uint64(64 - bits)
         top = (values >> self._shift).astype(np.intp)
-        self._bounds = np.searchsorted(top, np.arange((1 << bits) + 1)).astype(np.int32)
+        # values before each bucket: a running count of the (sorted) top bits, no search per bucket
+        self._bounds = np.zeros((1 << bits) + 1, dtype=np.int32)
+        np.cumsum(np.bincount(top, minlength=1 << bits), out=self._bounds[1:])
         self._crowded = np.diff(self._bounds) > 1  # buckets holding more than one value
 
     def contains(self, hashes: np.ndarray) -> np.ndarray:

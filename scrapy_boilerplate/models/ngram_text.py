@@ -14,6 +14,7 @@ once, so Python only steps through the nodes to locate them and the ones it must
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ _PIECE_RE = re.compile(r"\w+")
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # lxml refuses these
 _KEEP_EMPTY = frozenset({"br", "img", "hr"})
 MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to its words
+_TRIES = range(MAX_ANCHOR_TRIES)
 _BMP = 0x10000
 
 
@@ -199,13 +201,15 @@ class SourceAligner:
         ``text`` found one by one outside tags, moving the cursor (for text that differs from its
         source: entities, merged nodes).  A piece never spans whitespace: each lies inside a word."""
         html, cursor = self.html, self.cursor
+        find = html.find
+        tag = find("<", cursor)  # the first "<" from the cursor on (-1: none), kept while it lies ahead
         found = []
         for match in _PIECE_RE.finditer(text):
             piece, start = match.group(), cursor
-            for _ in range(MAX_ANCHOR_TRIES):
-                at = html.find(piece, start)
+            for _ in _TRIES:
+                at = find(piece, start)
                 # no "<" since the cursor: cannot be inside a tag (the common case, one search)
-                if at < 0 or html.find("<", cursor, at) < 0 or not _inside_tag(html, cursor, at):
+                if at < 0 or not 0 <= tag < at or not _inside_tag(html, cursor, at):
                     break
                 start = at + 1
             else:
@@ -213,6 +217,8 @@ class SourceAligner:
             if at >= 0:
                 cursor = at + len(piece)
                 found.append((offset + match.start(), at, cursor))
+                if 0 <= tag < cursor:
+                    tag = find("<", cursor)
         self.cursor = cursor
         return found
 
@@ -231,20 +237,28 @@ class Spans:
 def locate(html: str, texts: list[str], words: Words) -> Spans:
     """Locate every word of ``texts`` (text nodes in source order) in ``html``."""
     aligner = SourceAligner(html)
-    anchor, locate_pieces = aligner.anchor, aligner.locate_pieces
-    found = np.full(len(texts), -1, dtype=np.int64)
+    find, size, cursor = html.find, len(html), 0
+    verbatim_at = [-1] * len(texts)
     pieces: list[tuple[int, int, int]] = []  # (position in the joined texts, source start, end)
     offsets = words.offsets.tolist()
     for k, text in enumerate(texts):
-        at = anchor(text)
-        if at >= 0:  # the common case: the node is verbatim in the source
-            found[k] = at
+        at = find(text, cursor)
+        end = at + len(text)
+        if at >= 0 and (at == 0 or html[at - 1] == ">") and (end == size or html[end] == "<"):
+            verbatim_at[k], cursor = at, end  # the common case: the node is verbatim at its first find
+            continue
+        aligner.cursor = cursor
+        at = aligner.anchor(text)  # a later occurrence, or its pieces one by one
+        if at >= 0:
+            verbatim_at[k] = at
         else:
-            pieces += locate_pieces(text, offsets[k])
+            pieces += aligner.locate_pieces(text, offsets[k])
+        cursor = aligner.cursor
+    found = np.array(verbatim_at, dtype=np.int64)
     text_of = np.repeat(np.arange(len(texts)), np.diff(words.bounds))
     verbatim = np.flatnonzero(found[text_of] >= 0)
     base = found[text_of[verbatim]]
-    piece = np.array(pieces, dtype=np.int64).reshape(-1, 3)
+    piece = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64, count=3 * len(pieces)).reshape(-1, 3)
     joined_start = words.start + words.offsets[text_of]
     piece_word = np.searchsorted(joined_start, piece[:, 0], side="right") - 1
     return Spans(np.concatenate([verbatim, piece_word]), np.concatenate([base + words.start[verbatim], piece[:, 1]]),
