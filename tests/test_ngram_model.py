@@ -211,3 +211,26 @@ def test_a_spec_label_parses_back_to_the_same_spec():
     for text in ("ngram:delimiters=true", "ngram:variant=paper", "ngram:min_range_share=0.3"):
         spec = ModelSpec.parse(text)
         assert ModelSpec.parse(spec.label) == spec  # bench children re-parse the label
+
+
+def test_absence_proofs_never_skip_a_text_that_occurs():
+    from scrapy_boilerplate.models.ngram_text import AbsenceProof
+
+    sources = ["<p>caf\u00e9 &amp; cr\u00e8me</p>\r\n<p>two\r\nlines</p>", "<p>a&nbsp;b\nc\r\nd</p>",
+               "<p>\u2019quoted\u2019 text</p>\r\n", "<p>plain</p>"]
+    for html in sources:
+        proof = AbsenceProof(html)
+        for start in range(len(html)):  # every substring that occurs must be searched for
+            for end in range(start + 1, min(len(html), start + 12) + 1):
+                assert not proof.cannot_occur(html[start:end]), (html, html[start:end])
+
+
+def test_absence_proofs_catch_decoded_entities_and_crlf_sources():
+    from scrapy_boilerplate.models.ngram_text import AbsenceProof
+
+    crlf = AbsenceProof("<p>caf&eacute;</p>\r\n<p>two\r\nlines</p>\r\n")
+    assert crlf.cannot_occur("caf\u00e9")  # the parser decoded the entity: no such character in the source
+    assert crlf.cannot_occur("two\nlines")  # the parser turned CRLF into LF
+    assert not crlf.cannot_occur("\ntwo") and not crlf.cannot_occur("lines")
+    mixed = AbsenceProof("<p>two\nlines</p>\r\n")
+    assert not mixed.cannot_occur("two\nlines")  # a bare LF exists here: it must be searched for

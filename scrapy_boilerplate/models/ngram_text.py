@@ -26,6 +26,7 @@ from scrapy_boilerplate.models.ngram_corpus import code_points
 
 Element = lxml.etree._Element
 _PIECE_RE = re.compile(r"\w+")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # lxml refuses these
 _KEEP_EMPTY = frozenset({"br", "img", "hr"})
 MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to its words
@@ -169,12 +170,46 @@ def _inside_tag(html: str, lower: int, position: int) -> bool:
     return html.rfind("<", lower, position) > html.rfind(">", lower, position)
 
 
-class SourceAligner:
-    """Walks text nodes in order, locating each in the source with a monotone cursor."""
+class AbsenceProof:
+    """Cheap proofs that a text cannot occur in the page source at all, so that the search for it,
+    which would scan to the end of the page, can be skipped (same result: not found).
+
+    A text with a character the source never holds cannot occur (an entity such as ``&nbsp;`` or
+    ``&#8217;`` decoded by the parser), nor can a text with a line feed inside it when every line
+    feed of the source follows a carriage return (the parser turned CRLF into LF).
+    """
 
     def __init__(self, html: str) -> None:
         self.html = html
+        lf = html.count("\n")
+        self.crlf_only = lf > 0 and lf == html.count("\r\n")
+        self._present: dict[str, bool] = {}
+
+    def cannot_occur(self, text: str) -> bool:
+        """True when ``text`` is certainly not a substring of the source."""
+        if self.crlf_only and "\n" in text:
+            inner = text.count("\n") - text.count("\r\n") - text.startswith("\n")
+            if inner > 0:  # a line feed after a character other than CR: never in this source
+                return True
+        if text.isascii():
+            return False
+        present = self._present
+        for char in _NON_ASCII_RE.findall(text):
+            known = present.get(char)
+            if known is None:
+                known = present[char] = char in self.html
+            if not known:
+                return True
+        return False
+
+
+class SourceAligner:
+    """Walks text nodes in order, locating each in the source with a monotone cursor."""
+
+    def __init__(self, html: str, absent: AbsenceProof | None = None) -> None:
+        self.html = html
         self.cursor = 0
+        self.absent = absent if absent is not None else AbsenceProof(html)
 
     def _anchored(self, text: str) -> int:
         """Offset of ``text`` as a whole text node (between ``>`` and ``<``), or -1."""
@@ -204,8 +239,11 @@ class SourceAligner:
         find = html.find
         tag = find("<", cursor)  # the first "<" from the cursor on (-1: none), kept while it lies ahead
         found = []
+        cannot_occur = self.absent.cannot_occur
         for match in _PIECE_RE.finditer(text):
             piece, start = match.group(), cursor
+            if cannot_occur(piece):  # a search would scan to the end of the page for nothing
+                continue
             for _ in _TRIES:
                 at = find(piece, start)
                 # no "<" since the cursor: cannot be inside a tag (the common case, one search)
@@ -236,19 +274,21 @@ class Spans:
 
 def locate(html: str, texts: list[str], words: Words) -> Spans:
     """Locate every word of ``texts`` (text nodes in source order) in ``html``."""
-    aligner = SourceAligner(html)
+    absent = AbsenceProof(html)
+    aligner = SourceAligner(html, absent)
     find, size, cursor = html.find, len(html), 0
     verbatim_at = [-1] * len(texts)
     pieces: list[tuple[int, int, int]] = []  # (position in the joined texts, source start, end)
     offsets = words.offsets.tolist()
     for k, text in enumerate(texts):
-        at = find(text, cursor)
+        at = -1 if absent.cannot_occur(text) else find(text, cursor)
         end = at + len(text)
         if at >= 0 and (at == 0 or html[at - 1] == ">") and (end == size or html[end] == "<"):
             verbatim_at[k], cursor = at, end  # the common case: the node is verbatim at its first find
             continue
         aligner.cursor = cursor
-        at = aligner.anchor(text)  # a later occurrence, or its pieces one by one
+        # a later occurrence (none when the first search found none), or its pieces one by one
+        at = aligner.anchor(text) if at >= 0 else -1
         if at >= 0:
             verbatim_at[k] = at
         else:
