@@ -62,8 +62,7 @@ class Page:
     @property
     def body(self) -> lxml.etree._Element:
         """The ``<body>`` element of :attr:`tree`."""
-        body = self.tree.find("body")
-        return body if body is not None else self.tree
+        return body_of(self.tree)
 
     def copy_tree(self) -> lxml.etree._Element:
         """A private deep copy of :attr:`tree`."""
@@ -78,3 +77,9 @@ class Page:
         """
         cached = self.__dict__.get("_parsed_cache")
         return copy.deepcopy(cached[0]) if cached is not None else self._parse()[0]
+
+
+def body_of(tree: lxml.etree._Element) -> lxml.etree._Element:
+    """The ``<body>`` of a page's tree, or the tree itself when it has none (e.g. an edit removed it)."""
+    body = tree.find("body")
+    return body if body is not None else tree

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import lxml.etree
 import lxml.html
 import numpy as np
 
@@ -31,7 +30,7 @@ from scrapy_boilerplate.models.ngram_paper import CutPoint
 from scrapy_boilerplate.models.ngram_select import shared_cut
 from scrapy_boilerplate.models.ngram_text import RemovedRanges, keep_text
 from scrapy_boilerplate.models.registry import register
-from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.page import Page, body_of
 
 VARIANTS = ("paper", "improved")
 # improved: a kept range with under this share of the richest kept range's text is dropped too
@@ -46,12 +45,6 @@ def removed_source_ranges(html: str, n: int, useless: np.ndarray | HashIndex, de
     starts, ends = covered_runs(codes, n, useless, delimiters)
     # a preprocessed character stands for its source characters up to the next one's
     return RemovedRanges(offsets[starts], np.append(offsets, len(html))[ends], len(html))
-
-
-def _body(tree: lxml.etree._Element) -> lxml.etree._Element:
-    """The ``<body>`` of a page's tree, or the tree itself without one (as ``Page.body``)."""
-    body = tree.find("body")
-    return body if body is not None else tree
 
 
 @register
@@ -121,13 +114,13 @@ class NGramModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         tree = page.private_tree()  # the page is read only through this tree: no shared parse
-        total = len(body_text(_body(tree)))
+        total = len(body_text(body_of(tree)))
         if self.cut_ is None:
             removed = RemovedRanges.nothing(len(page.html))
         else:
             removed = removed_source_ranges(page.html, self.cut_.n, self._index(), self.delimiters)
         keep_text(tree, page.html, removed, self.range_share)
-        body = _body(tree)  # keep_text may have removed an empty body
+        body = body_of(tree)  # keep_text may have removed an empty body
         text = body_text(body)
         reasons = (self._reason(False), self._reason(True))
         decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
