@@ -206,10 +206,10 @@ class AbsenceProof:
 class SourceAligner:
     """Walks text nodes in order, locating each in the source with a monotone cursor."""
 
-    def __init__(self, html: str, absent: AbsenceProof | None = None) -> None:
+    def __init__(self, html: str) -> None:
         self.html = html
         self.cursor = 0
-        self.absent = absent if absent is not None else AbsenceProof(html)
+        self.absent = AbsenceProof(html)
 
     def _anchored(self, text: str) -> int:
         """Offset of ``text`` as a whole text node (between ``>`` and ``<``), or -1."""
@@ -274,8 +274,8 @@ class Spans:
 
 def locate(html: str, texts: list[str], words: Words) -> Spans:
     """Locate every word of ``texts`` (text nodes in source order) in ``html``."""
-    absent = AbsenceProof(html)
-    aligner = SourceAligner(html, absent)
+    aligner = SourceAligner(html)
+    absent = aligner.absent
     find, size, cursor = html.find, len(html), 0
     verbatim_at = [-1] * len(texts)
     pieces: list[tuple[int, int, int]] = []  # (position in the joined texts, source start, end)
