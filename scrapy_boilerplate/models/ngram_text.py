@@ -22,6 +22,7 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import remove_keeping_tail
+from scrapy_boilerplate.models.arrays import true_runs
 from scrapy_boilerplate.models.ngram_corpus import code_points
 
 Element = lxml.etree._Element
@@ -51,8 +52,7 @@ class RemovedRanges:
     @classmethod
     def from_mask(cls, removed: np.ndarray) -> RemovedRanges:
         """The runs of True of a bool-per-character mask."""
-        edges = np.diff(removed.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-        return cls(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), len(removed))
+        return cls(*true_runs(removed), len(removed))
 
     @property
     def removed(self) -> int:
@@ -158,8 +158,7 @@ def split_words(texts: list[str]) -> Words:
     np.cumsum(sizes + 1, out=offsets[1:])  # texts joined by one space: words never span two
     codes = code_points(" ".join(texts))
     solid = ~_space_table()[np.minimum(codes, _BMP)]
-    edges = np.diff(solid.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    starts, ends = true_runs(solid)
     bounds = np.searchsorted(starts, offsets)
     base = np.repeat(offsets[:-1], np.diff(bounds))
     return Words(starts - base, ends - base, bounds, offsets[:-1])
