@@ -31,6 +31,7 @@ def _parser() -> lxml.etree.HTMLParser:
         remove_pis=True,
         huge_tree=True,
         default_doctype=False,
+        collect_ids=False,  # nothing looks elements up by id; libxml2 would hash every id attribute
     )
 
 
