@@ -51,7 +51,7 @@ def parse_html(text: str) -> ParsedHtml:
     if declaration:
         text = text[declaration.end():]
     parser = _parser()
-    if not text.strip():
+    if not text or text.isspace():  # blank: isspace stops at the first visible character
         return ParsedHtml(lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=parser))
     try:
         root = lxml.etree.fromstring(text, parser=parser)
