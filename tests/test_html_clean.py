@@ -1,3 +1,5 @@
+import lxml.etree
+
 from scrapy_boilerplate.html import drop_non_content, parse_html, to_text
 from scrapy_boilerplate.html.clean import remove_keeping_tail
 
@@ -7,10 +9,29 @@ def test_non_content_nodes_are_dropped_and_tails_kept():
         "<body><p>a<script>var x = 'hidden';</script>b<!-- note -->c</p>"
         "<style>p{color:red}</style><noscript>enable js</noscript><template><p>t</p></template>d</body>"
     ).root
-    removed = drop_non_content(root)
-    assert removed == 5
+    drop_non_content(root)
     assert to_text(root) == "abc\n\nd"
     assert root.xpath("//script|//style|//noscript|//template|//comment()") == []
+
+
+def test_dropped_nodes_leave_their_tails_in_place():
+    root = parse_html(
+        "<body><p><script>1</script>first<!-- c -->second<style>s</style><style>t</style>third"
+        "<b>bold</b>after<noscript><script>2</script>inner</noscript>last</p></body>"
+    ).root
+    drop_non_content(root)
+    paragraph = root.find(".//p")
+    assert paragraph.text == "firstsecondthird"
+    assert paragraph.find("b").tail == "afterlast"
+    assert [child.tag for child in paragraph] == ["b"]
+    paragraph.find("b").tail = "edited"  # the merged tail is one string to lxml
+    assert lxml.etree.tostring(paragraph, encoding="unicode") == "<p>firstsecondthird<b>bold</b>edited</p>"
+
+
+def test_a_non_content_root_is_left_alone():
+    root = parse_html("<body><noscript><!-- c --><p>p</p></noscript></body>").root.find(".//noscript")
+    drop_non_content(root)
+    assert lxml.etree.tostring(root, encoding="unicode") == "<noscript><!-- c --><p>p</p></noscript>"
 
 
 def test_remove_keeping_tail_appends_to_previous_sibling_or_parent():

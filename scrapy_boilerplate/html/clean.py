@@ -25,22 +25,17 @@ def remove_keeping_tail(element: lxml.etree._Element) -> None:
     parent.remove(element)
 
 
-def drop_non_content(root: lxml.etree._Element, tags: Iterable[str] = NON_CONTENT_TAGS) -> int:
-    """Drop comments, processing instructions and ``tags`` subtrees from ``root`` in place.
+def drop_non_content(root: lxml.etree._Element, tags: Iterable[str] = NON_CONTENT_TAGS) -> None:
+    """Drop comments, processing instructions and ``tags`` subtrees from ``root`` in place, keeping
+    their tails where they stood (as :func:`remove_keeping_tail` does).
 
-    Returns how many subtrees were removed.
+    One ``strip_elements`` call: libxml2 walks the tree and unlinks the outermost matches, where a
+    Python loop made an object per candidate and checked its ancestors.
     """
     wanted = frozenset(tags)
     if not isinstance(root.tag, str) or root.tag in wanted:
-        return 0
-    # lxml finds the candidates at C level, in document order; keep the outermost ones.
-    found = root.iter(lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity, *wanted)
-    doomed: set[lxml.etree._Element] = set()
-    outermost = []
-    for node in found:
-        doomed.add(node)
-        if not any(ancestor in doomed for ancestor in node.iterancestors()):
-            outermost.append(node)
-    for node in outermost:
-        remove_keeping_tail(node)
-    return len(outermost)
+        return
+    # with_tail=False unlinks the node alone: its tail text stays after the previous sibling's
+    # tail (or the parent's text), and lxml reads adjacent text nodes as one string
+    lxml.etree.strip_elements(root, lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity,
+                              *wanted, with_tail=False)
