@@ -180,7 +180,8 @@ class AbsenceProof:
 
     def __init__(self, html: str) -> None:
         self.html = html
-        lf = html.count("\n")
+        # no CR in the source (most pages): no CRLF either, and no need to count line feeds
+        lf = html.count("\n") if "\r" in html else 0
         self.crlf_only = lf > 0 and lf == html.count("\r\n")
         self._present: dict[str, bool] = {}
 
