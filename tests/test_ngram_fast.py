@@ -143,6 +143,21 @@ def test_the_hash_index_finds_exactly_the_stored_hashes(size):
     assert np.array_equal(HashIndex(values).contains(queries), np.isin(queries, values))
 
 
+@pytest.mark.parametrize("size", [1, 300, 70000])
+def test_the_hash_prefilter_never_rejects_a_stored_hash(size):
+    rng = np.random.default_rng(size)
+    edges = np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64)
+    values = np.unique(np.concatenate([rng.integers(0, 2**64 - 1, size, dtype=np.uint64, endpoint=True), edges]))
+    index = HashIndex(values)
+    assert index.maybe_contains(values).all()
+    strangers = rng.integers(0, 2**64 - 1, 20000, dtype=np.uint64, endpoint=True)
+    strangers = strangers[~np.isin(strangers, values)]
+    assert index.maybe_contains(strangers).mean() < 0.1  # the point of it: most non-members stop here
+    for members in (values[:5], values):  # few members (prefiltered) and mostly members (exact only)
+        queries = np.concatenate([strangers, members])
+        assert np.array_equal(index.contains(queries), np.isin(queries, values))
+
+
 @pytest.mark.parametrize("n", [3, 40, 96])
 @pytest.mark.parametrize("delimiters", [False, True])
 def test_covered_marks_exactly_the_characters_under_useless_ngrams(n, delimiters):

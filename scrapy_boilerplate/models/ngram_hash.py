@@ -90,7 +90,11 @@ def delimiter_inside(codes: np.ndarray, n: int) -> np.ndarray:
 
 class HashIndex:
     """A sorted uint64 hash array with a direct index on its top bits: membership tests without
-    sorting the queries (one bucket lookup each, then a short probe of the rare crowded bucket)."""
+    sorting the queries (one bucket lookup each, then a short probe of the rare crowded bucket).
+
+    A finer table of which top-bit prefixes hold a value is asked first: most windows between
+    template runs are no useless n-gram, and one bool lookup rejects nearly all of them.
+    """
 
     def __init__(self, values: np.ndarray) -> None:
         self.values = values
@@ -101,12 +105,29 @@ class HashIndex:
         self._bounds = np.zeros((1 << bits) + 1, dtype=np.int32)
         np.cumsum(np.bincount(top, minlength=1 << bits), out=self._bounds[1:])
         self._crowded = np.diff(self._bounds) > 1  # buckets holding more than one value
+        filter_bits = min(max(len(values).bit_length() + FILTER_EXTRA_BITS, 1), FILTER_MAX_BITS)
+        self._filter_shift = np.uint64(64 - filter_bits)
+        self._filter = np.zeros(1 << filter_bits, dtype=bool)  # True: some value has these top bits
+        self._filter[(values >> self._filter_shift).astype(np.intp)] = True
+
+    def maybe_contains(self, hashes: np.ndarray) -> np.ndarray:
+        """Bool per hash: False only when it is certainly not one of ``values`` (a prefilter)."""
+        return self._filter[np.right_shift(hashes, self._filter_shift).view(np.int64)]
 
     def contains(self, hashes: np.ndarray) -> np.ndarray:
         """Bool per hash: it is one of ``values``."""
-        values = self.values
-        if not len(values):
+        if not len(self.values):
             return np.zeros(len(hashes), dtype=bool)
+        candidates = np.flatnonzero(self.maybe_contains(hashes))
+        if 2 * len(candidates) > len(hashes):  # mostly members: the exact test alone is cheaper
+            return self._exact(hashes)
+        found = np.zeros(len(hashes), dtype=bool)
+        found[candidates] = self._exact(hashes[candidates])
+        return found
+
+    def _exact(self, hashes: np.ndarray) -> np.ndarray:
+        """Bool per hash: it is one of ``values`` (which must not be empty)."""
+        values = self.values
         top = np.right_shift(hashes, self._shift).view(np.int64)  # below 2**26: the view is exact
         first = self._bounds[top]
         # a bucket's first value, or (empty bucket) a value of another bucket, which cannot match;
@@ -129,6 +150,8 @@ class HashIndex:
 
 
 INDEX_MAX_BITS = 26
+FILTER_EXTRA_BITS = 4  # prefilter slots per value: 16-32, so a non-member passes 1 time in 16 or fewer
+FILTER_MAX_BITS = 24  # at most 16 MB of prefilter
 GRID_STEP = 16  # every GRID_STEP-th window is asked first when marking runs of n >= 2 * GRID_STEP
 
 
