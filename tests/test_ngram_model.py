@@ -234,3 +234,11 @@ def test_absence_proofs_catch_decoded_entities_and_crlf_sources():
     assert not crlf.cannot_occur("\ntwo") and not crlf.cannot_occur("lines")
     mixed = AbsenceProof("<p>two\nlines</p>\r\n")
     assert not mixed.cannot_occur("two\nlines")  # a bare LF exists here: it must be searched for
+
+
+def test_solid_chars_agrees_with_str_isspace_on_every_code_point():
+    from scrapy_boilerplate.models.ngram_text import solid_chars
+
+    codes = np.arange(0x110000, dtype=np.uint32)
+    expected = np.array([not chr(code).isspace() for code in range(0x110000)])
+    assert np.array_equal(solid_chars(codes), expected)
