@@ -18,7 +18,7 @@ from scrapy_boilerplate.models.ngram_fast import (
     top_positions,
     window_min,
 )
-from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_windows
+from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_at, hash_windows
 
 
 def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
@@ -141,6 +141,12 @@ def test_the_hash_index_finds_exactly_the_stored_hashes(size):
     queries = np.concatenate([values, rng.integers(0, 2**64 - 1, 3000, dtype=np.uint64, endpoint=True),
                               values[:1] + np.uint64(7) if size else values])
     assert np.array_equal(HashIndex(values).contains(queries), np.isin(queries, values))
+
+
+@pytest.mark.parametrize("n", [1, 12, 13, 96])
+def test_window_hashes_match_the_per_position_horner_form(n):
+    codes = np.random.default_rng(n).integers(0, 0x110000, 70000, dtype=np.uint32)  # past the first powers table
+    assert np.array_equal(hash_windows(codes, n), hash_at(codes, np.arange(len(codes) - n + 1), n))
 
 
 @pytest.mark.parametrize("size", [1, 300, 70000])

@@ -59,8 +59,7 @@ def hash_windows(codes: np.ndarray, n: int) -> np.ndarray:
     values *= _powers(_BASE_INVERSE, len(values))
     np.cumsum(values, out=prefix[1:])
     out = prefix[n:] - prefix[:-n]
-    out *= _powers(BASE, count)
-    out *= np.uint64(pow(int(BASE), n - 1, _MOD))
+    out *= _powers(BASE, count + n - 1)[n - 1 :]  # B**(i + n - 1): one multiply, not two
     out += np.uint64(int(SEED) * pow(int(BASE), n, _MOD) % _MOD)
     return out
 
