@@ -242,3 +242,16 @@ def test_solid_chars_agrees_with_str_isspace_on_every_code_point():
     codes = np.arange(0x110000, dtype=np.uint32)
     expected = np.array([not chr(code).isspace() for code in range(0x110000)])
     assert np.array_equal(solid_chars(codes), expected)
+
+
+def test_word_pieces_skip_occurrences_inside_tags_up_to_the_try_limit():
+    from scrapy_boilerplate.models.ngram_text import MAX_ANCHOR_TRIES, SourceAligner
+
+    html = '<p>caf&eacute; <a title="word word">x</a> word</p>'
+    text_at = html.rindex("word")
+    # "café" cannot occur (the source spells the entity); "word" is found past the attribute
+    assert SourceAligner(html).locate_pieces("caf\u00e9 word", 10) == [(15, text_at, text_at + 4)]
+    crowded = '<p>caf&eacute; <a title="' + "word " * (MAX_ANCHOR_TRIES - 1) + '">x</a> word</p>'
+    assert SourceAligner(crowded).locate_pieces("caf\u00e9 word")[0][1] == crowded.rindex("word")
+    too_crowded = '<p>caf&eacute; <a title="' + "word " * MAX_ANCHOR_TRIES + '">x</a> word</p>'
+    assert SourceAligner(too_crowded).locate_pieces("caf\u00e9 word") == []  # gave up: left unlocated

@@ -31,7 +31,6 @@ _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # lxml refuses these
 _KEEP_EMPTY = frozenset({"br", "img", "hr"})
 MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to its words
-_TRIES = range(MAX_ANCHOR_TRIES)
 _BMP = 0x10000
 
 
@@ -179,6 +178,18 @@ def _inside_tag(html: str, lower: int, position: int) -> bool:
     return html.rfind("<", lower, position) > html.rfind(">", lower, position)
 
 
+def _outside_tags(html: str, piece: str, lower: int, tag: int, inside: int) -> int:
+    """The next occurrence of ``piece`` after ``inside`` (one inside a tag) that is not inside a
+    tag, within ``MAX_ANCHOR_TRIES`` occurrences in all, or -1 (``tag``: the first "<" from
+    ``lower`` on)."""
+    at = inside
+    for _ in range(MAX_ANCHOR_TRIES - 1):
+        at = html.find(piece, at + 1)
+        if at < 0 or not 0 <= tag < at or not _inside_tag(html, lower, at):
+            return at
+    return -1
+
+
 class AbsenceProof:
     """Cheap proofs that a text cannot occur in the page source at all, so that the search for it,
     which would scan to the end of the page, can be skipped (same result: not found).
@@ -251,17 +262,15 @@ class SourceAligner:
         found = []
         cannot_occur = self.absent.cannot_occur
         for match in _PIECE_RE.finditer(text):
-            piece, start = match.group(), cursor
-            if cannot_occur(piece):  # a search would scan to the end of the page for nothing
+            piece = match.group()
+            # a search would scan to the end of the page for nothing (a \w+ piece holds no line
+            # feed, so only a character the source lacks can prove it absent: never in ASCII)
+            if not piece.isascii() and cannot_occur(piece):
                 continue
-            for _ in _TRIES:
-                at = find(piece, start)
-                # no "<" since the cursor: cannot be inside a tag (the common case, one search)
-                if at < 0 or not 0 <= tag < at or not _inside_tag(html, cursor, at):
-                    break
-                start = at + 1
-            else:
-                at = -1
+            at = find(piece, cursor)
+            # no "<" since the cursor: cannot be inside a tag (the common case, one search)
+            if at >= 0 and 0 <= tag < at and _inside_tag(html, cursor, at):
+                at = _outside_tags(html, piece, cursor, tag, at)
             if at >= 0:
                 cursor = at + len(piece)
                 found.append((offset + match.start(), at, cursor))
@@ -290,8 +299,11 @@ def locate(html: str, texts: list[str], words: Words) -> Spans:
     verbatim_at = [-1] * len(texts)
     pieces: list[tuple[int, int, int]] = []  # (position in the joined texts, source start, end)
     offsets = words.offsets.tolist()
+    crlf_only = absent.crlf_only
     for k, text in enumerate(texts):
-        at = -1 if absent.cannot_occur(text) else find(text, cursor)
+        # only a line feed in a CRLF source or a non-ASCII character can prove a text absent
+        provable = (crlf_only and "\n" in text) or not text.isascii()
+        at = -1 if provable and absent.cannot_occur(text) else find(text, cursor)
         end = at + len(text)
         if at >= 0 and (at == 0 or html[at - 1] == ">") and (end == size or html[end] == "<"):
             verbatim_at[k], cursor = at, end  # the common case: the node is verbatim at its first find
