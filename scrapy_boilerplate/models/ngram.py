@@ -43,8 +43,11 @@ def removed_source_ranges(html: str, n: int, useless: np.ndarray | HashIndex, de
     """The characters of ``html`` inside occurrences of useless n-grams, as maximal runs."""
     codes, offsets = collapse(html)
     starts, ends = covered_runs(codes, n, useless, delimiters)
-    # a preprocessed character stands for its source characters up to the next one's
-    return RemovedRanges(offsets[starts], np.append(offsets, len(html))[ends], len(html))
+    # a preprocessed character stands for its source characters up to the next one's (a run
+    # ending at the last one ends with the source)
+    source_ends = offsets[np.minimum(ends, len(offsets) - 1)]
+    source_ends[ends == len(offsets)] = len(html)
+    return RemovedRanges(offsets[starts], source_ends, len(html))
 
 
 @register

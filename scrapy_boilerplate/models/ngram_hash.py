@@ -48,16 +48,16 @@ def hash_windows(codes: np.ndarray, n: int) -> np.ndarray:
     count = len(codes) - n + 1
     if n <= 0 or count <= 0:
         return np.zeros(0, dtype=np.uint64)
-    values = codes.astype(np.uint64)
     if n <= HORNER_MAX_N:
+        values = codes.astype(np.uint64)
         out = np.full(count, SEED, dtype=np.uint64)
         for t in range(n):
             out *= BASE
             out += values[t : t + count]
         return out
-    prefix = np.zeros(len(values) + 1, dtype=np.uint64)
-    values *= _powers(_BASE_INVERSE, len(values))
-    np.cumsum(values, out=prefix[1:])
+    prefix = np.zeros(len(codes) + 1, dtype=np.uint64)
+    # codes[t] * B**-t, widened to uint64 by the multiply itself (no separate copy)
+    np.cumsum(np.multiply(codes, _powers(_BASE_INVERSE, len(codes)), dtype=np.uint64), out=prefix[1:])
     out = prefix[n:] - prefix[:-n]
     out *= _powers(BASE, count + n - 1)[n - 1 :]  # B**(i + n - 1): one multiply, not two
     out += np.uint64(int(SEED) * pow(int(BASE), n, _MOD) % _MOD)
