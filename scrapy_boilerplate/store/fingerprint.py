@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html import iter_blocks
-from scrapy_boilerplate.html.blocks import BlockWalk
+from scrapy_boilerplate.html.blocks import BlockWalk, block_lengths
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
@@ -55,17 +54,20 @@ class _Signer:
 
     def __call__(self, element: lxml.etree._Element) -> str:
         """The hash of ``element``'s root-to-element path."""
-        by_element = self.by_element
-        signature = by_element.get(element)
-        if signature is not None:
-            return signature
+        get = self.by_element.get
         chain = []
         node: lxml.etree._Element | None = element
-        while node is not None and node not in by_element:
+        prefix = ""
+        while node is not None:  # up to the nearest signed ancestor: one lookup per element
+            signed = get(node)
+            if signed is not None:
+                prefix = signed
+                break
             chain.append(node)
             node = node.getparent()
-        prefix = by_element[node] if node is not None else ""
-        steps = self.steps
+        if not chain:
+            return prefix
+        steps, by_element = self.steps, self.by_element
         for node in reversed(chain):
             key = (prefix, node.tag, node.get("id"), node.get("class"))
             signature = steps.get(key)
@@ -86,9 +88,9 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     """
     signature_of = _Signer(steps if steps is not None else {})
     chars: Counter[str] = Counter()
-    for block in iter_blocks(page.body):
-        if block.text:
-            chars[signature_of(block.element)] += len(block.text)
+    for element, length in block_lengths(page.body):
+        if length:
+            chars[signature_of(element)] += length
     return chars
 
 
@@ -140,7 +142,7 @@ class Fingerprint:
             if signature_of(element) in known:
                 seen_blocks.append((element, leaf))
             else:
-                unseen += len(walk.text(element, leaf))
+                unseen += walk.length(element, leaf)
         if not unseen:
             return 0.0
-        return unseen / (unseen + sum(len(walk.text(element, leaf)) for element, leaf in seen_blocks))
+        return unseen / (unseen + sum(walk.length(element, leaf) for element, leaf in seen_blocks))
