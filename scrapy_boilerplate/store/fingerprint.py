@@ -54,31 +54,42 @@ class _Signer:
 
     def __call__(self, element: lxml.etree._Element) -> str:
         """The hash of ``element``'s root-to-element path."""
+        parent = element.getparent()
+        if parent is None:
+            return self._sign(element, "")
+        prefix = self.by_element.get(parent)  # the usual case: blocks come after their ancestors
+        return self._sign(element, prefix if prefix is not None else self._sign_ancestors(parent))
+
+    def _sign_ancestors(self, element: lxml.etree._Element) -> str:
+        """Sign ``element`` and its unsigned ancestors, from the top down (no recursion: deep pages are fine)."""
         get = self.by_element.get
         chain = []
         node: lxml.etree._Element | None = element
         prefix = ""
-        while node is not None:  # up to the nearest signed ancestor: one lookup per element
+        while node is not None:
             signed = get(node)
             if signed is not None:
                 prefix = signed
                 break
             chain.append(node)
             node = node.getparent()
-        if not chain:
-            return prefix
-        steps, by_element = self.steps, self.by_element
         for node in reversed(chain):
-            key = (prefix, node.tag, node.get("id"), node.get("class"))
-            signature = steps.get(key)
-            if signature is None:
-                digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-                signature = digest.hexdigest()
-                if len(steps) >= STEP_MEMO_LIMIT:
-                    steps.clear()
-                steps[key] = signature
-            by_element[node] = prefix = signature
+            prefix = self._sign(node, prefix)
         return prefix
+
+    def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
+        """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
+        steps = self.steps
+        key = (prefix, node.tag, node.get("id"), node.get("class"))
+        signature = steps.get(key)
+        if signature is None:
+            digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
+            signature = digest.hexdigest()
+            if len(steps) >= STEP_MEMO_LIMIT:
+                steps.clear()
+            steps[key] = signature
+        self.by_element[node] = signature
+        return signature
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -138,11 +149,12 @@ class Fingerprint:
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element, leaf in walk.elements():
+        contains = walk.contains
+        for element in walk.root.iter(*walk.tags):  # walk.elements(), inlined: this loop runs per block
             if signature_of(element) in known:
-                seen_blocks.append((element, leaf))
+                seen_blocks.append(element)
             else:
-                unseen += walk.length(element, leaf)
+                unseen += walk.length(element, element not in contains)
         if not unseen:
             return 0.0
-        return unseen / (unseen + sum(walk.length(element, leaf) for element, leaf in seen_blocks))
+        return unseen / (unseen + sum(walk.length(element, element not in contains) for element in seen_blocks))
