@@ -138,3 +138,16 @@ def test_unseen_equals_the_share_of_the_pages_block_signatures_outside_the_finge
     shares = [fingerprint.unseen(p) for p in pages]
     assert shares == [unseen_share(block_signatures(p), fingerprint.signatures) for p in pages]
     assert 0.0 < shares[1] < 0.5 < shares[2]
+
+
+def test_a_signature_does_not_depend_on_the_order_elements_are_signed_in_even_on_deep_pages():
+    from scrapy_boilerplate.store.fingerprint import _Signer
+
+    page = Page("<html><body>" + "<div class='d'><span>" * 120 + "deep" + "</span></div>" * 120 + "</body></html>")
+    elements = list(page.body.iter())
+    top_down, bottom_up = _Signer({}), _Signer({})
+    forward = [top_down(el) for el in elements]
+    backward = [bottom_up(el) for el in reversed(elements)][::-1]  # the deepest first: every ancestor unsigned
+    assert forward == backward
+    assert len(set(forward)) == len(elements)  # each depth is its own region
+    assert sum(block_signatures(page).values()) == len("deep")
