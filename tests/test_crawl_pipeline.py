@@ -180,3 +180,15 @@ def test_item_of_a_domain_never_sampled_does_not_wait():
     item = process(pipeline, {"url": "http://elsewhere.example/a.html", "html": SITE[0].html})
     assert item["boilerplate_model"] == "pvalue (fallback)"
     assert pipeline.stats.get_value(keys.ITEMS_HELD) is None
+
+
+@pytest.mark.parametrize(("html", "reason"), [
+    (None, "no_html"), (b"<p>x</p>", "no_html"), ("", "no_html"), (" \n\t\u00a0\u2003", "no_html"),
+    ("<p>" + "x" * 100 + "</p>", "too_large"),
+    ('{"a": "<p>"}', "not_html"), ("\u00a0<p>x</p>", "not_html"), ("text <p>x</p>", "not_html"),
+    ("<p>x</p>", None), ("\ufeff \r\n\t<!DOCTYPE html><p>x</p>", None), ("\n<p>x</p>\n", None),
+])
+def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
+    from scrapy_boilerplate.crawl.pipeline import skip_reason
+
+    assert skip_reason(html, max_bytes=50) == reason

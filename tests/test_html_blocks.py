@@ -57,3 +57,33 @@ def test_table_only_partition():
         ("table", "outer", False),
         ("table", "inner", True),
     ]
+
+
+def _varied_pages() -> list[str]:
+    from scrapy_boilerplate.synthetic import make_site
+
+    pages = [s.html for s in make_site("lengths.example", 4, seed=7)]
+    pages.append("<body>Loose <span>text</span><p>one<br>two <b>bold</b>tail</p><div>a<select><option>x</option>"
+                 "<option>y</option></select><p>inner</p> after</div><p>x<noscript>hidden</noscript>y</p><p> </p></body>")
+    return pages
+
+
+def test_block_lengths_are_the_lengths_of_the_block_texts():
+    from scrapy_boilerplate.html.blocks import block_lengths
+
+    for html in _varied_pages():
+        root = parse_html(html).root
+        expected = [(b.element, len(b.text)) for b in iter_blocks(root)]
+        assert list(block_lengths(root)) == expected
+    assert (root.findall(".//p")[-1], 0) in expected  # an empty leaf block is kept, as by iter_blocks
+
+
+def test_block_walk_length_is_the_length_of_its_text():
+    from scrapy_boilerplate.html.blocks import BlockWalk
+
+    for html in _varied_pages():
+        walk = BlockWalk(parse_html(html).root)
+        pairs = list(walk.elements())
+        assert any(not leaf for _, leaf in pairs)
+        for element, leaf in pairs:
+            assert walk.length(element, leaf) == len(walk.text(element, leaf))

@@ -107,3 +107,47 @@ def test_the_monitor_needs_a_full_window_and_validates_its_settings():
         DriftMonitor(tolerance=0)
     with pytest.raises(ValueError, match="every"):
         DriftMonitor(every=0)
+
+
+def test_block_signatures_weigh_each_block_by_its_text_as_iter_blocks_gives_it():
+    """The length-only pass gives the figures of the block texts themselves (the fingerprint's definition)."""
+    from collections import Counter
+
+    from scrapy_boilerplate.html import iter_blocks
+    from scrapy_boilerplate.store.fingerprint import _Signer
+
+    pages = site(6)
+    pages += [Page(redesign(pages[0].html)),
+              Page("<html><body>Loose <i>text</i><div>own<p>one<br>two</p> tail</div><p> </p></body></html>")]
+    for page in pages:
+        signature_of = _Signer({})
+        expected: Counter[str] = Counter()
+        for block in iter_blocks(page.body):
+            if block.text:
+                expected[signature_of(block.element)] += len(block.text)
+        assert block_signatures(page) == expected
+
+
+def test_unseen_equals_the_share_of_the_pages_block_signatures_outside_the_fingerprint():
+    from scrapy_boilerplate.store.fingerprint import unseen_share
+
+    fingerprint = Fingerprint.of(site(10))
+    page = site(12)[11]
+    pages = [page, Page(page.html.replace("</footer>", '</footer><div class="poll">Own <p>Vote now</p> text</div>')),
+             Page(redesign(page.html))]
+    shares = [fingerprint.unseen(p) for p in pages]
+    assert shares == [unseen_share(block_signatures(p), fingerprint.signatures) for p in pages]
+    assert 0.0 < shares[1] < 0.5 < shares[2]
+
+
+def test_a_signature_does_not_depend_on_the_order_elements_are_signed_in_even_on_deep_pages():
+    from scrapy_boilerplate.store.fingerprint import _Signer
+
+    page = Page("<html><body>" + "<div class='d'><span>" * 120 + "deep" + "</span></div>" * 120 + "</body></html>")
+    elements = list(page.body.iter())
+    top_down, bottom_up = _Signer({}), _Signer({})
+    forward = [top_down(el) for el in elements]
+    backward = [bottom_up(el) for el in reversed(elements)][::-1]  # the deepest first: every ancestor unsigned
+    assert forward == backward
+    assert len(set(forward)) == len(elements)  # each depth is its own region
+    assert sum(block_signatures(page).values()) == len("deep")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -31,13 +32,17 @@ def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -
     return model.clean(page), SharedLearning.unseen_share(learned, page)
 
 
+# A page starts with "<" after an optional BOM and blank space (matched in place: no stripped copy).
+_MARKUP_START = re.compile("[\ufeff \t\r\n]*<")
+
+
 def skip_reason(html: Any, max_bytes: int) -> str | None:
-    """Why an HTML field value cannot be cleaned, or None when it can."""
-    if not isinstance(html, str) or not html.strip():
+    """Why an HTML field value cannot be cleaned, or None when it can (checked per item, without copying the page)."""
+    if not isinstance(html, str) or not html or html.isspace():
         return "no_html"
     if len(html) > max_bytes:
         return "too_large"
-    if not html.lstrip("\ufeff \t\r\n").startswith("<"):
+    if _MARKUP_START.match(html) is None:
         return "not_html"
     return None
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import lxml.etree
 
@@ -16,6 +17,7 @@ BLOCK_TAGS: frozenset[str] = frozenset(
     "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr li "
     "main menu nav noframes ol p pre section summary table tbody td tfoot th thead tr ul".split()
 )
+T = TypeVar("T")
 # Tags whose presence inside a block makes its text need the full line-breaking walk of to_text.
 _LAYOUT_TAGS: tuple[str, ...] = tuple(sorted(PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS))
 
@@ -65,6 +67,11 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     return normalize_space(" ".join(parts))
 
 
+def _own_inline_length(element: lxml.etree._Element, tags: frozenset[str]) -> int:
+    """``len(_own_inline_text(element, tags))``."""
+    return len(_own_inline_text(element, tags))
+
+
 def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.etree._Element]:
     """Every element of ``root`` that has a descendant tagged with one of ``tags``."""
     marked: set[lxml.etree._Element] = set()
@@ -87,12 +94,19 @@ def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Eleme
     return normalize_space(raw_text(element))
 
 
+def _leaf_length(element: lxml.etree._Element, needs_layout: set[lxml.etree._Element]) -> int:
+    """``len(_leaf_text(element, needs_layout))`` (the collapsed string's ``len`` is the cheapest exact
+    count: summing word lengths in Python is slower than the C join it would save)."""
+    return len(_leaf_text(element, needs_layout))
+
+
 class BlockWalk:
     """The candidate blocks of one tree, with each one's text computed only when asked for.
 
     :func:`iter_blocks` computes every block's text; a caller that needs the text of only some
     blocks (the drift fingerprint skips blocks of known template regions) walks the elements
-    with :meth:`elements` and asks :meth:`text` where it must.
+    with :meth:`elements` and asks :meth:`text` (or :meth:`length`) where it must.  :meth:`measured`
+    is the one walk over the blocks that :func:`iter_blocks` and :func:`block_lengths` share.
 
     ``contains`` holds the elements with a block descendant (non-leaf blocks), ``needs_layout``
     those whose text needs the full :func:`to_text` walk.
@@ -102,7 +116,15 @@ class BlockWalk:
         self.root = root
         self.tags = frozenset(tags)
         self.contains = _ancestors_of(root, tuple(self.tags))
-        self.needs_layout = _ancestors_of(root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
+        self._needs_layout: set[lxml.etree._Element] | None = None
+
+    @property
+    def needs_layout(self) -> set[lxml.etree._Element]:
+        """Elements whose text needs :func:`to_text`'s walk; found on first use (a caller that measures
+        no block text, as the drift check on a page of a known template, never pays for it)."""
+        if self._needs_layout is None:
+            self._needs_layout = _ancestors_of(self.root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
+        return self._needs_layout
 
     def elements(self) -> Iterator[tuple[lxml.etree._Element, bool]]:
         """``(element, leaf)`` for every element with a block tag, in document order.
@@ -117,6 +139,27 @@ class BlockWalk:
         """The block text of ``element``: all of it for a leaf, its own inline text otherwise."""
         return _leaf_text(element, self.needs_layout) if leaf else _own_inline_text(element, self.tags)
 
+    def length(self, element: lxml.etree._Element, leaf: bool) -> int:
+        """``len(self.text(element, leaf))``, without keeping the text."""
+        return _leaf_length(element, self.needs_layout) if leaf else _own_inline_length(element, self.tags)
+
+    def measured(self, include_mixed: bool, leaf_measure: Callable[[lxml.etree._Element, set], T],
+                 own_measure: Callable[[lxml.etree._Element, frozenset[str]], T]) -> Iterator[tuple[lxml.etree._Element, T, bool]]:
+        """``(element, measure, leaf)`` of every block in document order: the one block walk.
+
+        A leaf is measured by ``leaf_measure(element, needs_layout)``; with ``include_mixed`` a
+        non-leaf by ``own_measure(element, tags)``, and yielded only when that is truthy (it has
+        text of its own).
+        """
+        tags, contains, needs_layout = self.tags, self.contains, self.needs_layout  # the hot loop, inlined
+        for el in self.root.iter(*tags):
+            if el not in contains:
+                yield el, leaf_measure(el, needs_layout), True
+            elif include_mixed:
+                own = own_measure(el, tags)
+                if own:
+                    yield el, own, False
+
 
 def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
                 tags: frozenset[str] = BLOCK_TAGS) -> Iterator[Block]:
@@ -127,12 +170,13 @@ def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
     non-leaf block, so no visible text is lost between blocks.  ``tags`` says which tags are
     blocks (e.g. ``{"table", "body"}`` for a table-only partition).
     """
-    walk = BlockWalk(root, tags)
-    tags, contains, needs_layout = walk.tags, walk.contains, walk.needs_layout  # the hot loop, inlined
-    for el in root.iter(*tags):
-        if el not in contains:
-            yield Block(el, _leaf_text(el, needs_layout), True)
-        elif include_mixed:
-            own = _own_inline_text(el, tags)
-            if own:
-                yield Block(el, own, False)
+    for el, text, leaf in BlockWalk(root, tags).measured(include_mixed, _leaf_text, _own_inline_text):
+        yield Block(el, text, leaf)
+
+
+def block_lengths(root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> Iterator[tuple[lxml.etree._Element, int]]:
+    """``(block.element, len(block.text))`` of every block :func:`iter_blocks` yields (mixed blocks
+    included), without building :class:`Block` objects or keeping their texts: for callers that
+    weigh blocks by their text length only (the drift fingerprint)."""
+    for el, length, _ in BlockWalk(root, tags).measured(True, _leaf_length, _own_inline_length):
+        yield el, length

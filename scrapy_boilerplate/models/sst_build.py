@@ -61,10 +61,6 @@ def element_children(el: Element) -> list[Element]:
     return [child for child in el if isinstance(child.tag, str)]
 
 
-def _childless(el: Element) -> bool:
-    return not len(el) or not element_children(el)
-
-
 def is_leaf(el: Element, virtual_leaves: bool, children: list[Element] | None = None) -> bool:
     """An actual leaf has no child element; a virtual leaf has only actual leaves as children.
 
@@ -74,40 +70,55 @@ def is_leaf(el: Element, virtual_leaves: bool, children: list[Element] | None = 
         children = element_children(el)
     if not children:
         return True
-    return virtual_leaves and all(_childless(child) for child in children)
+    if not virtual_leaves:
+        return False
+    for child in children:  # (loops, not all() over a generator: this runs for every node of every page)
+        if len(child):
+            for grandchild in child:
+                if isinstance(grandchild.tag, str):
+                    return False
+    return True
 
 
-def _text_for_words(el: Element) -> str:
-    """Text with the words of ``to_text(el)``, taken at C speed when no descendant breaks a line.
+def _leaf_content(el: Element) -> tuple[str, list[Element]]:
+    """Text with the words of ``to_text(el)``, and ``el``'s ``img`` and ``a`` elements in document order.
 
-    (A Python loop over the descendants: lxml's ``iterdescendants(*tags)`` costs 5 us per call
-    to set up its matcher for these 40 tags, more than a leaf's whole walk.)
+    One Python walk over the descendants does both: the text is taken at C speed (libxml2's
+    serialiser) when no descendant breaks a line, and the walk replaces an ``iter("img", "a")``,
+    whose tag matcher costs more to set up than a leaf's whole walk (leaves hold ~1 element).
     """
-    if el.tag in NON_CONTENT_TAGS:
-        return to_text(el)
-    if not len(el):
-        return el.text or ""
+    tag = el.tag
+    media = [el] if tag == "img" or tag == "a" else []
+    if tag in NON_CONTENT_TAGS:
+        text: str | None = to_text(el)
+    elif not len(el):
+        return el.text or "", media
+    else:
+        text = None
     layout = _LAYOUT_TAGS
     for node in el.iterdescendants():
-        if node.tag in layout:
-            return to_text(el)
-    return raw_text(el)
+        tag = node.tag
+        if tag == "img" or tag == "a":
+            media.append(node)
+        elif text is None and tag in layout:
+            text = to_text(el)
+    return (raw_text(el) if text is None else text), media
 
 
 def content_features(el: Element, shingle: int = 1) -> Counter[str]:
     """Actual content features of a leaf: its words (or runs of ``shingle`` words), image sources
     (``img:``) and link targets (``a:``)."""
-    words: Iterable[str] = tokenize(_text_for_words(el))
+    text, media = _leaf_content(el)
+    words: Iterable[str] = tokenize(text)
     if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
-        words = map(" ".join, zip(*(words[i:] for i in range(shingle))))  # type: ignore[index]
+        # (a list of the shifted slices: star-unpacking a generator costs more than the joins)
+        words = map(" ".join, zip(*[words[i:] for i in range(shingle)]))  # type: ignore[index]
     features: Counter[str] = Counter(words)
-    # A childless element is its own only candidate (iter(*tags) sets up a tag matcher per call).
-    for node in el.iter("img", "a") if len(el) else (el,):
+    for node in media:
         tag = node.tag
-        if tag == "img" or tag == "a":
-            target = node.get("src") if tag == "img" else node.get("href")
-            if target:
-                features[f"{tag}:{target.strip()}"] += 1
+        target = node.get("src") if tag == "img" else node.get("href")
+        if target:
+            features[f"{tag}:{target.strip()}"] += 1
     return features
 
 
@@ -127,15 +138,22 @@ class ElementNode:
     shingle: int = 1
     first: Element | None = field(default=None, repr=False)  # first page's element, while building
     _signature: frozenset[str] | None = field(default=None, repr=False)
+    _last_page: int = field(default=-1, repr=False)  # the highest page index add_features saw
 
     def add_features(self, page_index: int, features: Counter[str]) -> None:
         """Record one page's content features of this leaf."""
         self.leaf_pages += 1
         known = self.features
+        get = known.get
+        fresh = page_index > self._last_page  # after every page recorded so far: none of its counts exist yet
+        if fresh:
+            self._last_page = page_index
         for feature, count in features.items():
-            per_page = known.get(feature)
+            per_page = get(feature)
             if per_page is None:
                 known[feature] = {page_index: count}
+            elif fresh:
+                per_page[page_index] = count
             else:
                 per_page[page_index] = per_page.get(page_index, 0) + count
 
@@ -194,13 +212,14 @@ class SiteStyleTree:
         """Merge one page's DOM tree (from ``body``) into the SST, top-down."""
         page_index = self.page_count
         self.page_count += 1
+        virtual_leaves, shingle = self.options.virtual_leaves, self.options.shingle
         stack = [(self.root, body)]
         while stack:
             node, el = stack.pop()
             node.pages += 1
             children = element_children(el)
-            if is_leaf(el, self.options.virtual_leaves, children):
-                node.add_features(page_index, content_features(el, self.options.shingle))
+            if is_leaf(el, virtual_leaves, children):
+                node.add_features(page_index, content_features(el, shingle))
                 continue
             style = self._style_for(node, children)
             stack.extend(zip(style.elements, children))

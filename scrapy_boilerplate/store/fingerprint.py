@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html import iter_blocks
-from scrapy_boilerplate.html.blocks import BlockWalk
+from scrapy_boilerplate.html.blocks import BlockWalk, block_lengths
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
@@ -55,28 +54,42 @@ class _Signer:
 
     def __call__(self, element: lxml.etree._Element) -> str:
         """The hash of ``element``'s root-to-element path."""
-        by_element = self.by_element
-        signature = by_element.get(element)
-        if signature is not None:
-            return signature
+        parent = element.getparent()
+        if parent is None:
+            return self._sign(element, "")
+        prefix = self.by_element.get(parent)  # the usual case: blocks come after their ancestors
+        return self._sign(element, prefix if prefix is not None else self._sign_ancestors(parent))
+
+    def _sign_ancestors(self, element: lxml.etree._Element) -> str:
+        """Sign ``element`` and its unsigned ancestors, from the top down (no recursion: deep pages are fine)."""
+        get = self.by_element.get
         chain = []
         node: lxml.etree._Element | None = element
-        while node is not None and node not in by_element:
+        prefix = ""
+        while node is not None:
+            signed = get(node)
+            if signed is not None:
+                prefix = signed
+                break
             chain.append(node)
             node = node.getparent()
-        prefix = by_element[node] if node is not None else ""
-        steps = self.steps
         for node in reversed(chain):
-            key = (prefix, node.tag, node.get("id"), node.get("class"))
-            signature = steps.get(key)
-            if signature is None:
-                digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-                signature = digest.hexdigest()
-                if len(steps) >= STEP_MEMO_LIMIT:
-                    steps.clear()
-                steps[key] = signature
-            by_element[node] = prefix = signature
+            prefix = self._sign(node, prefix)
         return prefix
+
+    def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
+        """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
+        steps = self.steps
+        key = (prefix, node.tag, node.get("id"), node.get("class"))
+        signature = steps.get(key)
+        if signature is None:
+            digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
+            signature = digest.hexdigest()
+            if len(steps) >= STEP_MEMO_LIMIT:
+                steps.clear()
+            steps[key] = signature
+        self.by_element[node] = signature
+        return signature
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -86,9 +99,9 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     """
     signature_of = _Signer(steps if steps is not None else {})
     chars: Counter[str] = Counter()
-    for block in iter_blocks(page.body):
-        if block.text:
-            chars[signature_of(block.element)] += len(block.text)
+    for element, length in block_lengths(page.body):
+        if length:
+            chars[signature_of(element)] += length
     return chars
 
 
@@ -136,11 +149,12 @@ class Fingerprint:
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element, leaf in walk.elements():
+        contains = walk.contains
+        for element in walk.root.iter(*walk.tags):  # walk.elements(), inlined: this loop runs per block
             if signature_of(element) in known:
-                seen_blocks.append((element, leaf))
+                seen_blocks.append(element)
             else:
-                unseen += len(walk.text(element, leaf))
+                unseen += walk.length(element, element not in contains)
         if not unseen:
             return 0.0
-        return unseen / (unseen + sum(len(walk.text(element, leaf)) for element, leaf in seen_blocks))
+        return unseen / (unseen + sum(walk.length(element, element not in contains) for element in seen_blocks))

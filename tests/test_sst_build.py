@@ -1,0 +1,37 @@
+"""Site style tree building: leaf detection and per-page feature counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from scrapy_boilerplate.html import parse_html
+from scrapy_boilerplate.models.sst_build import ElementNode, content_features, is_leaf
+
+
+def test_add_features_counts_each_feature_per_page_in_any_call_order():
+    node = ElementNode("p")
+    node.add_features(0, Counter({"a": 1, "b": 2}))
+    node.add_features(1, Counter({"b": 1}))
+    node.add_features(1, Counter({"b": 3, "c": 1}))  # the same leaf twice on one page adds up
+    node.add_features(0, Counter({"a": 4}))  # an earlier page again, after a later one
+    assert node.leaf_pages == 4
+    assert node.features == {"a": {0: 5}, "b": {0: 2, 1: 4}, "c": {1: 1}}
+    assert list(node.features) == ["a", "b", "c"]  # first-seen order, which the importance sums follow
+
+
+def test_virtual_leaves_are_parents_of_actual_leaves_only():
+    body = parse_html("<body><ul><li>a</li><li>b<!-- c --></li></ul>"
+                      "<div><p>x<b>y</b></p></div><span>t</span></body>").root.find("body")
+    ul, div, span = body
+    assert is_leaf(span, virtual_leaves=False) and is_leaf(span, virtual_leaves=True)
+    assert is_leaf(ul, virtual_leaves=True) and not is_leaf(ul, virtual_leaves=False)
+    assert not is_leaf(div, virtual_leaves=True)  # its <p> holds an element
+    assert not is_leaf(body, virtual_leaves=True)
+
+
+def test_content_features_shingle_words_in_order_with_links_and_images():
+    p = parse_html('<body><p>One two three two three <a href=" /x ">four</a><img src="i.png"></p></body>').root.find(".//p")
+    assert list(content_features(p, 3).items()) == [
+        ("one two three", 1), ("two three two", 1), ("three two three", 1), ("two three four", 1),
+        ("a:/x", 1), ("img:i.png", 1)]
+    assert content_features(p, 1)["three"] == 2
