@@ -32,6 +32,17 @@ def normalize_space(text: str) -> str:
     return " ".join(text.split())
 
 
+def collapsed_length(text: str) -> int:
+    """``len(normalize_space(text))``: the visible length of a text node, for measuring passes.
+
+    Text with no whitespace but single inner ASCII spaces is its own collapsed form; every other
+    character ``str.split`` splits on is unprintable, so ``isprintable`` rules them all out.
+    """
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return len(text)
+    return len(" ".join(text.split()))
+
+
 def raw_text(root: lxml.etree._Element) -> str:
     """``"".join(root.itertext())`` (every text node under ``root``, its own tail excluded), made by
     libxml2's text serialiser without creating a Python object per element: ten times faster."""

@@ -53,19 +53,19 @@ def pre_order(root: Element, prune: Callable[[Element], bool] | None = None) -> 
             yield element
 
 
-def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
-    """Yield the elements under ``root`` children-first (for bottom-up aggregates).
+def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> list[Element]:
+    """The elements under ``root`` children-first (for bottom-up aggregates).
 
     An element for which ``prune(element)`` is true is left out with its whole subtree.  The walk
-    is lxml's C-level ``iterwalk`` (several times faster than a Python stack): do not move or
-    remove elements of the tree while it runs.
+    is lxml's C-level ``iterwalk`` read straight into a list (a generator in between cost as much
+    as the walk itself), so the elements may be edited once it has returned.
     """
     if not isinstance(root.tag, str):
-        return
+        return []
     if prune is None:
-        for _, element in lxml.etree.iterwalk(root, events=("end",)):
-            yield element
-        return
+        return [element for _, element in lxml.etree.iterwalk(root, events=("end",))]
+    order: list[Element] = []
+    append = order.append
     walker = lxml.etree.iterwalk(root, events=("start", "end"))
     skipping = False
     for event, element in walker:
@@ -76,7 +76,8 @@ def post_order(root: Element, prune: Callable[[Element], bool] | None = None) ->
         elif skipping:
             skipping = False
         else:
-            yield element
+            append(element)
+    return order
 
 
 def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Element], str]:

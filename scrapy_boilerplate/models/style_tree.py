@@ -22,7 +22,8 @@ import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.html import normalize_space, raw_text, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
+from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
@@ -41,10 +42,6 @@ FALLBACK_MIN_GAINED = 500  # and at least this much (short posts are often reall
 IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
 
 
-def _collapsed(text: str) -> int:
-    return len(normalize_space(text))
-
-
 def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Element | None:
     """The inner one of two nested elements, or None when they are disjoint."""
     if a is b or any(x is b for x in a.iterancestors()):
@@ -56,7 +53,7 @@ def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Elemen
 
 def _visible_chars(el: lxml.etree._Element) -> int:
     """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report)."""
-    return len(normalize_space(raw_text(el)))
+    return collapsed_length(raw_text(el))
 
 
 def _chars(removal: Removal, el: lxml.etree._Element) -> int:
@@ -160,7 +157,7 @@ class StyleTreeModel(SiteModel):
         regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
-        removal = Removal(measure(body, _collapsed, skip=noisy) if body not in noisy else {body: Lengths()})
+        removal = Removal(measure(body, collapsed_length, skip=noisy) if body not in noisy else {body: Lengths()})
         for el, reason in noisy.items():
             removal.record(el, reason, Lengths(_visible_chars(el)))
         if self.uses_local_noise and self.variant == "paper":
@@ -193,7 +190,7 @@ class StyleTreeModel(SiteModel):
         if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
             # SST took (nearly) everything: the sample repeated this page's article (blog front
             # pages) or the page is unlike the sample.  Pick the main text without SST.
-            alone = Removal(measure(body, _collapsed))
+            alone = Removal(measure(body, collapsed_length))
             alone_main = find_main_text(body, alone)
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
@@ -206,7 +203,7 @@ class StyleTreeModel(SiteModel):
                       for el, (reason, own) in removal.removed.items() if el not in sst_removed]
         inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
                   and any(a is main.main for a in el.iterancestors())]
-        spared = frozenset(el for el in inside if is_prose(measure(el, _collapsed)[el]))
+        spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
         decisions += [Decision(path(el), True, removal.removed[el][1].text,
                                "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
         decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
