@@ -49,10 +49,32 @@ def raw_text(root: lxml.etree._Element) -> str:
     return lxml.etree.tostring(root, method="text", encoding="unicode", with_tail=False)
 
 
-def _pieces(root: lxml.etree._Element) -> list[str | int]:
-    """Text pieces and break markers of ``root`` in document order (iterative walk)."""
-    pieces: list[str | int] = []
-    append = pieces.append
+def to_text(root: lxml.etree._Element) -> str:
+    """Text of ``root``: paragraphs and headings separated by a blank line, list items and table
+    rows on their own lines, whitespace inside each line collapsed.
+
+    One iterative walk that collects the current line's text nodes and ends the line at each
+    break (no list of pieces and markers built first).
+    """
+    out: list[str] = []
+    line: list[str] = []
+    pending = 0  # the strongest break since the last line written
+
+    def brk(kind: int) -> None:
+        """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
+        nonlocal pending
+        if line:
+            text = " ".join("".join(line).split())  # normalize_space, inlined on the hot path
+            line.clear()
+            if text:
+                if out:
+                    out.append("\n\n" if pending == _PARAGRAPH else "\n")
+                out.append(text)
+                pending = 0
+        if kind > pending:
+            pending = kind
+
+    append = line.append
     stack: list[tuple[lxml.etree._Element, bool]] = [(root, False)]
     pop, push = stack.pop, stack.append
     breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
@@ -60,9 +82,9 @@ def _pieces(root: lxml.etree._Element) -> list[str | int]:
         node, closing = pop()
         tag = node.tag
         if closing:
-            brk = breaks.get(tag, 0)
-            if brk:
-                append(brk)
+            kind = breaks.get(tag, 0)
+            if kind:
+                brk(kind)
             elif tag in cells:
                 append(" ")
             if node is not root and node.tail:
@@ -72,53 +94,16 @@ def _pieces(root: lxml.etree._Element) -> list[str | int]:
             if node is not root and node.tail:
                 append(node.tail)
             continue
-        brk = breaks.get(tag, 0)
-        if brk:
-            append(brk)
+        kind = breaks.get(tag, 0)
+        if kind:
+            brk(kind)
         if node.text:
             append(node.text)
         push((node, True))
         if len(node):
             stack.extend([(child, False) for child in reversed(node)])
-    return pieces
-
-
-class _Lines:
-    """Collects text pieces into lines; a break ends the line and sets the separator before the next."""
-
-    def __init__(self) -> None:
-        self.out: list[str] = []
-        self.line: list[str] = []
-        self.pending = 0
-
-    def brk(self, kind: int) -> None:
-        """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
-        if self.line:
-            text = " ".join("".join(self.line).split())  # normalize_space, inlined on the hot path
-            self.line = []
-            if text:
-                out = self.out
-                if out:
-                    out.append("\n\n" if self.pending == _PARAGRAPH else "\n")
-                out.append(text)
-                self.pending = 0
-        if kind > self.pending:
-            self.pending = kind
-
-
-def to_text(root: lxml.etree._Element) -> str:
-    """Text of ``root``: paragraphs and headings separated by a blank line, list items and table
-    rows on their own lines, whitespace inside each line collapsed."""
-    lines = _Lines()
-    line = lines.line
-    for piece in _pieces(root):
-        if piece.__class__ is int:
-            lines.brk(piece)  # type: ignore[arg-type]
-            line = lines.line
-        else:
-            line.append(piece)  # type: ignore[arg-type]
-    lines.brk(0)
-    return "".join(lines.out)
+    brk(0)
+    return "".join(out)
 
 
 # body_text: libxslt writes the text with a mark at each line and paragraph break: DEL and a C1
