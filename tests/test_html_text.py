@@ -94,3 +94,12 @@ def test_body_text_on_a_tree_deeper_than_libxslt_walks():
     element.text = "deep"
     element.tail = "tail"
     assert body_text(root) == to_text(root) == "deep\n\ntail"
+
+
+def test_to_text_keeps_the_tails_of_comments_and_processing_instructions():
+    div = lxml.etree.fromstring("<div>a<!-- c -->b<p>c</p></div>")
+    div.insert(1, lxml.etree.ProcessingInstruction("php", "echo 1"))
+    div[1].tail = " pi-tail "
+    assert to_text(div) == "ab pi-tail\n\nc"
+    assert to_text(div[0]) == "" and to_text(div[1]) == ""  # a comment or PI alone has no text
+    assert to_text(lxml.etree.fromstring("<script>x</script>")) == ""

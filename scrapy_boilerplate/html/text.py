@@ -53,9 +53,11 @@ def to_text(root: lxml.etree._Element) -> str:
     """Text of ``root``: paragraphs and headings separated by a blank line, list items and table
     rows on their own lines, whitespace inside each line collapsed.
 
-    One iterative walk that collects the current line's text nodes and ends the line at each
-    break (no list of pieces and markers built first).
+    One walk by lxml's C-level ``iterwalk`` that collects the current line's text nodes and ends
+    the line at each break; comments and processing instructions give only their tails.
     """
+    if not isinstance(root.tag, str) or root.tag in NON_CONTENT_TAGS:
+        return ""
     out: list[str] = []
     line: list[str] = []
     pending = 0  # the strongest break since the last line written
@@ -75,33 +77,35 @@ def to_text(root: lxml.etree._Element) -> str:
             pending = kind
 
     append = line.append
-    stack: list[tuple[lxml.etree._Element, bool]] = [(root, False)]
-    pop, push = stack.pop, stack.append
     breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
-    while stack:
-        node, closing = pop()
-        tag = node.tag
-        if closing:
+    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    skipping = False
+    for event, node in walker:
+        if event == "start":
+            tag = node.tag
+            if tag in skipped:
+                walker.skip_subtree()
+                skipping = True  # the next event is this element's own "end": its tail only
+                continue
             kind = breaks.get(tag, 0)
             if kind:
                 brk(kind)
-            elif tag in cells:
-                append(" ")
+            if node.text:
+                append(node.text)
+        elif event == "end":
+            if skipping:
+                skipping = False
+            else:
+                tag = node.tag
+                kind = breaks.get(tag, 0)
+                if kind:
+                    brk(kind)
+                elif tag in cells:
+                    append(" ")
             if node is not root and node.tail:
                 append(node.tail)
-            continue
-        if not isinstance(tag, str) or tag in skipped:
-            if node is not root and node.tail:
-                append(node.tail)
-            continue
-        kind = breaks.get(tag, 0)
-        if kind:
-            brk(kind)
-        if node.text:
-            append(node.text)
-        push((node, True))
-        if len(node):
-            stack.extend([(child, False) for child in reversed(node)])
+        elif node.tail:  # a comment or processing instruction
+            append(node.tail)
     brk(0)
     return "".join(out)
 
