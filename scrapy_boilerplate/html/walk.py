@@ -92,16 +92,21 @@ def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Elem
     paths: dict[lxml.etree._Element, str] = {}
 
     def index_children(parent: lxml.etree._Element) -> None:
-        tags = [child.tag for child in parent if isinstance(child.tag, str)]
-        totals: dict[str, int] = {}
-        for tag in tags:
-            totals[tag] = totals.get(tag, 0) + 1
-        seen: dict[str, int] = {}
+        groups: dict[str, list[lxml.etree._Element]] = {}  # one pass: each tag's children in order
         for child in parent:
             tag = child.tag
             if isinstance(tag, str):
-                seen[tag] = seen.get(tag, 0) + 1
-                steps[child] = tag if totals[tag] == 1 else f"{tag}[{seen[tag]}]"
+                group = groups.get(tag)
+                if group is None:
+                    groups[tag] = [child]
+                else:
+                    group.append(child)
+        for tag, group in groups.items():
+            if len(group) == 1:
+                steps[group[0]] = tag
+            else:
+                for number, child in enumerate(group, 1):
+                    steps[child] = f"{tag}[{number}]"
 
     def path_of(element: lxml.etree._Element) -> str:
         if not isinstance(element.tag, str):
