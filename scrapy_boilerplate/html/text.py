@@ -36,9 +36,10 @@ def collapsed_length(text: str) -> int:
     """``len(normalize_space(text))``: the visible length of a text node, for measuring passes.
 
     Text with no whitespace but single inner ASCII spaces is its own collapsed form; every other
-    character ``str.split`` splits on is unprintable, so ``isprintable`` rules them all out.
+    character ``str.split`` splits on is unprintable, so ``isprintable`` (the dearest test, last)
+    rules them all out.
     """
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    if "  " not in text and text[:1] != " " and text[-1:] != " " and text.isprintable():
         return len(text)
     return len(" ".join(text.split()))
 
