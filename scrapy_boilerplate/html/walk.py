@@ -111,19 +111,23 @@ def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Elem
     def path_of(element: lxml.etree._Element) -> str:
         if not isinstance(element.tag, str):
             return getpath(element)
-        chain: list[lxml.etree._Element] = []
-        node: lxml.etree._Element | None = element
-        while node is not None and node not in paths:
+        chain: list[tuple[lxml.etree._Element, lxml.etree._Element]] = []  # (node, its parent), upwards
+        node = element
+        path = paths.get(node)
+        while path is None:
             parent = node.getparent()
             if parent is None:
-                paths[node] = getpath(node)
+                path = paths[node] = getpath(node)
                 break
-            chain.append(node)
+            chain.append((node, parent))
             node = parent
-        for node in reversed(chain):
-            if node not in steps:
-                index_children(node.getparent())
-            paths[node] = paths[node.getparent()] + "/" + steps[node]
-        return paths[element]
+            path = paths.get(node)
+        for node, parent in reversed(chain):
+            step = steps.get(node)
+            if step is None:
+                index_children(parent)
+                step = steps[node]
+            path = paths[node] = path + "/" + step
+        return path
 
     return path_of
