@@ -89,7 +89,7 @@ def to_text(root: lxml.etree._Element) -> str:
                 skipping = True  # the next event is this element's own "end": its tail only
                 continue
             kind = breaks.get(tag, 0)
-            if kind:
+            if kind and (line or kind > pending):  # else the break changes nothing
                 brk(kind)
             if node.text:
                 append(node.text)
@@ -100,7 +100,8 @@ def to_text(root: lxml.etree._Element) -> str:
                 tag = node.tag
                 kind = breaks.get(tag, 0)
                 if kind:
-                    brk(kind)
+                    if line or kind > pending:
+                        brk(kind)
                 elif tag in cells:
                     append(" ")
             if node is not root and node.tail:
