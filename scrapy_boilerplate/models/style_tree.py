@@ -15,6 +15,7 @@ matches children by (key, occurrence) and then picks the main text inside what t
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import lxml.etree
@@ -74,6 +75,21 @@ def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset =
             return lxml.html.Element("div")
         remove_keeping_tail(mine)
     return out
+
+
+# A decision as the clean records it, (element, kept, chars, reason): a plain tuple, its element
+# not yet named by path (see _named).
+_Decided = tuple[lxml.etree._Element, bool, int, str]
+
+
+def _named(tree: lxml.etree._Element, decided: list[_Decided]) -> tuple[Decision, ...]:
+    """The decisions with their elements named by path, made only when someone reads them.
+
+    The page's tree is shared and read-only, and the clean builds its output on copies, so the
+    paths are the ones the clean saw.
+    """
+    path = element_path_finder(tree)
+    return tuple(Decision(path(element), kept, chars, reason) for element, kept, chars, reason in decided)
 
 
 def _unit(name: str, value: float) -> float:
@@ -163,15 +179,15 @@ class StyleTreeModel(SiteModel):
         if self.uses_local_noise and self.variant == "paper":
             regions += self._remove_local_noise(regions, removal)
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
-        path = element_path_finder(page.tree)
-        decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
+        decided: list[_Decided] = [(r.element, r.kept, _chars(removal, r.element), r.reason) for r in regions]
         if self.variant == "paper":
             output, score = _copy_without(body, removal), None
         else:
-            output, score = self._main_text(body, removal, path, decisions, regions)
+            output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
         html = lxml.html.tostring(output, encoding="unicode")
-        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score, tuple(decisions))
+        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
+                           partial(_named, page.tree, decided))
 
     def _remove_local_noise(self, regions: list[Region], removal: Removal,
                             within: lxml.etree._Element | None = None) -> list[Region]:
@@ -181,7 +197,7 @@ class StyleTreeModel(SiteModel):
             removal.remove(region.element, region.reason)
         return local
 
-    def _main_text(self, body: lxml.etree._Element, removal: Removal, path: Any, decisions: list[Decision],
+    def _main_text(self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided],
                    regions: list[Region]) -> tuple[lxml.etree._Element, float]:
         """The improved variant: the main text inside what SST kept (appends its decisions)."""
         sst_removed = set(removal.removed)
@@ -198,18 +214,18 @@ class StyleTreeModel(SiteModel):
         if self.uses_local_noise and not how.startswith("without"):
             local = self._remove_local_noise(regions, removal, main.main)
             sst_removed |= {r.element for r in local}
-            decisions += [Decision(path(r.element), False, removal.removed[r.element][1].text, r.reason) for r in local]
-        decisions += [Decision(path(el), False, own.text, reason)
-                      for el, (reason, own) in removal.removed.items() if el not in sst_removed]
+            decided += [(r.element, False, removal.removed[r.element][1].text, r.reason) for r in local]
+        decided += [(el, False, own.text, reason)
+                    for el, (reason, own) in removal.removed.items() if el not in sst_removed]
         inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
                   and any(a is main.main for a in el.iterancestors())]
         spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
-        decisions += [Decision(path(el), True, removal.removed[el][1].text,
-                               "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
-        decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
-                                  f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
-        decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
-                      for el in main.title]
+        decided += [(el, True, removal.removed[el][1].text,
+                     "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
+        decided.append((main.main, True, _chars(removal, main.main),
+                        f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
+        decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
+                    for el in main.title]
         output = _copy_without(main.main, removal, spared)
         if main.title:
             wrapper = lxml.html.Element("div")
