@@ -13,7 +13,6 @@ development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue_reg
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 import lxml.etree
 import lxml.html
@@ -163,6 +162,5 @@ class PValueModel(SiteModel):
             main = refinement.region
         text = to_text(main)
         html = lxml.html.tostring(main, encoding="unicode")
-        # explained on first read: the private tree is not edited after this point
-        decisions = partial(explain, result, main, len(text), refinement)
+        decisions = explain(result, main, len(text), refinement)
         return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, decisions)
