@@ -81,5 +81,7 @@ class Page:
 
 def body_of(tree: lxml.etree._Element) -> lxml.etree._Element:
     """The ``<body>`` of a page's tree, or the tree itself when it has none (e.g. an edit removed it)."""
-    body = tree.find("body")
-    return body if body is not None else tree
+    for child in tree:  # tree.find("body"), without ElementPath's per-call setup
+        if child.tag == "body":
+            return child
+    return tree

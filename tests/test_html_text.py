@@ -1,6 +1,9 @@
 import lxml.etree
 
+import sys
+
 from scrapy_boilerplate.html import body_text, normalize_space, parse_html, raw_text, to_text
+from scrapy_boilerplate.html.text import collapsed_length
 
 
 def text_of(html: str) -> str:
@@ -28,6 +31,20 @@ def test_empty_elements_leave_no_blank_lines():
 
 def test_normalize_space():
     assert normalize_space("  a \t\n b\u00a0 ") == "a b"
+
+
+def test_collapsed_length_is_the_length_of_the_normalized_text():
+    tricky = ["", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\nb", "\n  ", "a\u00a0b", "a\u2003b",
+              "a\u2028b", "a\x1fb", "a\x85b", "a\x0bb\x0c", "\u3000a", "caf\u00e9 na\u00efve", "a\u200bb", "\x00"]
+    for text in tricky:
+        assert collapsed_length(text) == len(normalize_space(text)), repr(text)
+
+
+def test_collapsed_length_fast_path_misses_no_whitespace_character():
+    # Every character that str.split splits on, between two letters, must count as one space.
+    for code in range(sys.maxunicode + 1):
+        text = f"a{chr(code)}b"
+        assert collapsed_length(text) == len(normalize_space(text)), hex(code)
 
 
 def test_raw_text_is_every_text_node_of_the_subtree_without_its_tail():
@@ -77,3 +94,12 @@ def test_body_text_on_a_tree_deeper_than_libxslt_walks():
     element.text = "deep"
     element.tail = "tail"
     assert body_text(root) == to_text(root) == "deep\n\ntail"
+
+
+def test_to_text_keeps_the_tails_of_comments_and_processing_instructions():
+    div = lxml.etree.fromstring("<div>a<!-- c -->b<p>c</p></div>")
+    div.insert(1, lxml.etree.ProcessingInstruction("php", "echo 1"))
+    div[1].tail = " pi-tail "
+    assert to_text(div) == "ab pi-tail\n\nc"
+    assert to_text(div[0]) == "" and to_text(div[1]) == ""  # a comment or PI alone has no text
+    assert to_text(lxml.etree.fromstring("<script>x</script>")) == ""

@@ -6,7 +6,7 @@ Text density (text / markup) and link density (link text / text) are the signals
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import lxml.etree
@@ -33,28 +33,28 @@ class Lengths:
         return self.text - self.link_text
 
 
-def _tag_markup_length(el: Element) -> int:
-    """Characters of ``el``'s start and end tags as serialised (``<p a="b">`` + ``</p>``)."""
-    tag = el.tag
-    start = len(tag) + 2
-    for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
-        start += len(name) + len(value or "") + 4
-    return start if tag in VOID_TAGS else start + len(tag) + 3
-
-
-def measure(root: Element, text_length=len, skip: Collection[Element] = ()) -> dict[Element, Lengths]:
-    """Lengths of every element under ``root``.
+def measure(root: Element, text_length: Callable[[str], int] = len,
+            skip: Collection[Element] = ()) -> dict[Element, Lengths]:
+    """Lengths of every element under ``root``, children first (in document order).
 
     ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore
-    indentation.  Markup length counts tags and text; comments are expected to be gone.
-    Subtrees rooted at an element of ``skip`` are measured as if removed (their tails stay).
+    indentation.  Markup length counts tags and text (``<p a="b">`` + ``</p>``, void tags have no
+    end tag); comments are expected to be gone.  Subtrees rooted at an element of ``skip`` are
+    measured as if removed (their tails stay).
     """
     out: dict[Element, Lengths] = {}
     get = out.get
+    voids = VOID_TAGS
     for el in post_order(root, skip.__contains__ if skip else None):
         own = el.text
         own = text_length(own) if own else 0
-        text, link_text, markup = own, 0, own + _tag_markup_length(el)
+        tag = el.tag
+        markup = own + len(tag) + 2
+        for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
+            markup += len(name) + len(value or "") + 4
+        if tag not in voids:
+            markup += len(tag) + 3
+        text, link_text = own, 0
         for child in el:
             tail = child.tail
             if tail:
@@ -66,5 +66,5 @@ def measure(root: Element, text_length=len, skip: Collection[Element] = ()) -> d
                 text += sub.text
                 markup += sub.markup
                 link_text += sub.link_text
-        out[el] = Lengths(text, text if el.tag == "a" else link_text, markup)
+        out[el] = Lengths(text, text if tag == "a" else link_text, markup)
     return out

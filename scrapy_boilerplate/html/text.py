@@ -32,82 +32,84 @@ def normalize_space(text: str) -> str:
     return " ".join(text.split())
 
 
+def collapsed_length(text: str) -> int:
+    """``len(normalize_space(text))``: the visible length of a text node, for measuring passes.
+
+    Text with no whitespace but single inner ASCII spaces is its own collapsed form; every other
+    character ``str.split`` splits on is unprintable, so ``isprintable`` (the dearest test, last)
+    rules them all out.
+    """
+    if "  " not in text and text[:1] != " " and text[-1:] != " " and text.isprintable():
+        return len(text)
+    return len(" ".join(text.split()))
+
+
 def raw_text(root: lxml.etree._Element) -> str:
     """``"".join(root.itertext())`` (every text node under ``root``, its own tail excluded), made by
     libxml2's text serialiser without creating a Python object per element: ten times faster."""
     return lxml.etree.tostring(root, method="text", encoding="unicode", with_tail=False)
 
 
-def _pieces(root: lxml.etree._Element) -> list[str | int]:
-    """Text pieces and break markers of ``root`` in document order (iterative walk)."""
-    pieces: list[str | int] = []
-    append = pieces.append
-    stack: list[tuple[lxml.etree._Element, bool]] = [(root, False)]
-    pop, push = stack.pop, stack.append
-    breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
-    while stack:
-        node, closing = pop()
-        tag = node.tag
-        if closing:
-            brk = breaks.get(tag, 0)
-            if brk:
-                append(brk)
-            elif tag in cells:
-                append(" ")
-            if node is not root and node.tail:
-                append(node.tail)
-            continue
-        if not isinstance(tag, str) or tag in skipped:
-            if node is not root and node.tail:
-                append(node.tail)
-            continue
-        brk = breaks.get(tag, 0)
-        if brk:
-            append(brk)
-        if node.text:
-            append(node.text)
-        push((node, True))
-        if len(node):
-            stack.extend([(child, False) for child in reversed(node)])
-    return pieces
-
-
-class _Lines:
-    """Collects text pieces into lines; a break ends the line and sets the separator before the next."""
-
-    def __init__(self) -> None:
-        self.out: list[str] = []
-        self.line: list[str] = []
-        self.pending = 0
-
-    def brk(self, kind: int) -> None:
-        """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
-        if self.line:
-            text = " ".join("".join(self.line).split())  # normalize_space, inlined on the hot path
-            self.line = []
-            if text:
-                out = self.out
-                if out:
-                    out.append("\n\n" if self.pending == _PARAGRAPH else "\n")
-                out.append(text)
-                self.pending = 0
-        if kind > self.pending:
-            self.pending = kind
-
-
 def to_text(root: lxml.etree._Element) -> str:
     """Text of ``root``: paragraphs and headings separated by a blank line, list items and table
-    rows on their own lines, whitespace inside each line collapsed."""
-    lines = _Lines()
-    line = lines.line
-    for piece in _pieces(root):
-        if piece.__class__ is int:
-            lines.brk(piece)  # type: ignore[arg-type]
-            line = lines.line
-        else:
-            line.append(piece)  # type: ignore[arg-type]
-    lines.brk(0)
-    return "".join(lines.out)
+    rows on their own lines, whitespace inside each line collapsed.
+
+    One walk by lxml's C-level ``iterwalk`` that collects the current line's text nodes and ends
+    the line at each break; comments and processing instructions give only their tails.
+    """
+    if not isinstance(root.tag, str) or root.tag in NON_CONTENT_TAGS:
+        return ""
+    out: list[str] = []
+    line: list[str] = []
+    pending = 0  # the strongest break since the last line written
+
+    def brk(kind: int) -> None:
+        """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
+        nonlocal pending
+        if line:
+            text = " ".join("".join(line).split())  # normalize_space, inlined on the hot path
+            line.clear()
+            if text:
+                if out:
+                    out.append("\n\n" if pending == _PARAGRAPH else "\n")
+                out.append(text)
+                pending = 0
+        if kind > pending:
+            pending = kind
+
+    append = line.append
+    breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
+    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    skipping = False
+    for event, node in walker:
+        if event == "start":
+            tag = node.tag
+            if tag in skipped:
+                walker.skip_subtree()
+                skipping = True  # the next event is this element's own "end": its tail only
+                continue
+            kind = breaks.get(tag, 0)
+            if kind and (line or kind > pending):  # else the break changes nothing
+                brk(kind)
+            if node.text:
+                append(node.text)
+        elif event == "end":
+            if skipping:
+                skipping = False
+            else:
+                tag = node.tag
+                kind = breaks.get(tag, 0)
+                if kind:
+                    if line or kind > pending:
+                        brk(kind)
+                elif tag in cells:
+                    append(" ")
+            if node is not root and node.tail:
+                append(node.tail)
+        elif node.tail:  # a comment or processing instruction
+            append(node.tail)
+    brk(0)
+    return "".join(out)
 
 
 # body_text: libxslt writes the text with a mark at each line and paragraph break: DEL and a C1

@@ -53,19 +53,19 @@ def pre_order(root: Element, prune: Callable[[Element], bool] | None = None) -> 
             yield element
 
 
-def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> Iterator[Element]:
-    """Yield the elements under ``root`` children-first (for bottom-up aggregates).
+def post_order(root: Element, prune: Callable[[Element], bool] | None = None) -> list[Element]:
+    """The elements under ``root`` children-first (for bottom-up aggregates).
 
     An element for which ``prune(element)`` is true is left out with its whole subtree.  The walk
-    is lxml's C-level ``iterwalk`` (several times faster than a Python stack): do not move or
-    remove elements of the tree while it runs.
+    is lxml's C-level ``iterwalk`` read straight into a list (a generator in between cost as much
+    as the walk itself), so the elements may be edited once it has returned.
     """
     if not isinstance(root.tag, str):
-        return
+        return []
     if prune is None:
-        for _, element in lxml.etree.iterwalk(root, events=("end",)):
-            yield element
-        return
+        return [element for _, element in lxml.etree.iterwalk(root, events=("end",))]
+    order: list[Element] = []
+    append = order.append
     walker = lxml.etree.iterwalk(root, events=("start", "end"))
     skipping = False
     for event, element in walker:
@@ -76,7 +76,8 @@ def post_order(root: Element, prune: Callable[[Element], bool] | None = None) ->
         elif skipping:
             skipping = False
         else:
-            yield element
+            append(element)
+    return order
 
 
 def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Element], str]:
@@ -91,33 +92,42 @@ def element_path_finder(root: lxml.etree._Element) -> Callable[[lxml.etree._Elem
     paths: dict[lxml.etree._Element, str] = {}
 
     def index_children(parent: lxml.etree._Element) -> None:
-        tags = [child.tag for child in parent if isinstance(child.tag, str)]
-        totals: dict[str, int] = {}
-        for tag in tags:
-            totals[tag] = totals.get(tag, 0) + 1
-        seen: dict[str, int] = {}
+        groups: dict[str, list[lxml.etree._Element]] = {}  # one pass: each tag's children in order
         for child in parent:
             tag = child.tag
             if isinstance(tag, str):
-                seen[tag] = seen.get(tag, 0) + 1
-                steps[child] = tag if totals[tag] == 1 else f"{tag}[{seen[tag]}]"
+                group = groups.get(tag)
+                if group is None:
+                    groups[tag] = [child]
+                else:
+                    group.append(child)
+        for tag, group in groups.items():
+            if len(group) == 1:
+                steps[group[0]] = tag
+            else:
+                for number, child in enumerate(group, 1):
+                    steps[child] = f"{tag}[{number}]"
 
     def path_of(element: lxml.etree._Element) -> str:
         if not isinstance(element.tag, str):
             return getpath(element)
-        chain: list[lxml.etree._Element] = []
-        node: lxml.etree._Element | None = element
-        while node is not None and node not in paths:
+        chain: list[tuple[lxml.etree._Element, lxml.etree._Element]] = []  # (node, its parent), upwards
+        node = element
+        path = paths.get(node)
+        while path is None:
             parent = node.getparent()
             if parent is None:
-                paths[node] = getpath(node)
+                path = paths[node] = getpath(node)
                 break
-            chain.append(node)
+            chain.append((node, parent))
             node = parent
-        for node in reversed(chain):
-            if node not in steps:
-                index_children(node.getparent())
-            paths[node] = paths[node.getparent()] + "/" + steps[node]
-        return paths[element]
+            path = paths.get(node)
+        for node, parent in reversed(chain):
+            step = steps.get(node)
+            if step is None:
+                index_children(parent)
+                step = steps[node]
+            path = paths[node] = path + "/" + step
+        return path
 
     return path_of

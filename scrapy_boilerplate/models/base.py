@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import abc
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -38,9 +38,42 @@ class Decision:
     reason: str
 
 
+Decisions = tuple[Decision, ...]
+
+
+class _DeferredDecisions:
+    """The ``decisions`` field: given as a tuple or as a function making it, called on first read.
+
+    A crawl never reads decisions (they are for the inspection report), so a model may hand over
+    a function instead of naming every region on every clean; its result is kept for later reads.
+    """
+
+    slot = "_decisions"  # where the instance keeps the tuple or the function
+
+    def __get__(self, page: CleanedPage | None, owner: type | None = None) -> Decisions | _DeferredDecisions:
+        if page is None:
+            return self  # read off the class: the field's default
+        value = page.__dict__[self.slot]
+        if callable(value):
+            value = page.__dict__[self.slot] = value()
+        return value
+
+    def __set__(self, page: CleanedPage, value: Decisions | Callable[[], Decisions]) -> None:
+        # only the dataclass __init__ gets here (the class is frozen); it passes this very object
+        # when no decisions were given, as it is the field's default
+        page.__dict__[self.slot] = () if value is self else value
+
+    def __repr__(self) -> str:
+        return "()"  # the default as signatures show it
+
+
 @dataclass(frozen=True)
 class CleanedPage:
-    """What cleaning a page gives: the main text, the cleaned HTML, and how much was removed."""
+    """What cleaning a page gives: the main text, the cleaned HTML, and how much was removed.
+
+    ``decisions`` may be passed as a zero-argument function returning the tuple: it is called the
+    first time :attr:`decisions` is read (never, in a crawl), and what it returned is kept.
+    """
 
     text: str
     html: str
@@ -48,7 +81,11 @@ class CleanedPage:
     total_chars: int
     kept_chars: int
     score: float | None = None
-    decisions: tuple[Decision, ...] = field(default=(), repr=False)
+    decisions: Decisions = field(default=_DeferredDecisions(), repr=False)  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and deep-copied with the decisions made (a function of a clean may not pickle)."""
+        return {**self.__dict__, _DeferredDecisions.slot: self.decisions}
 
     @property
     def removed_chars(self) -> int:

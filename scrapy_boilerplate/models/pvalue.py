@@ -18,8 +18,9 @@ import lxml.etree
 import lxml.html
 
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.html import body_text, normalize_space, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import body_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
@@ -56,10 +57,6 @@ class PValueResult:
     lengths: dict[lxml.etree._Element, Lengths] = field(default_factory=dict, repr=False, compare=False)
     page_valid_text: int = 0
     stripped: tuple[Stripped, ...] = ()
-
-
-def _collapsed_length(text: str) -> int:
-    return len(normalize_space(text))
 
 
 def strip_non_text(tree: lxml.etree._Element) -> list[Stripped]:
@@ -102,7 +99,7 @@ def highest_p(lengths: dict, page_valid_text: int) -> tuple[lxml.etree._Element 
 
 def max_p_element(tree: lxml.etree._Element, collapse_whitespace: bool) -> PValueResult:
     """Score every tag of a step-1-cleaned tree and return the max-P one."""
-    lengths = measure(tree, _collapsed_length if collapse_whitespace else len)
+    lengths = measure(tree, collapsed_length if collapse_whitespace else len)
     page_valid = lengths[tree].valid_text
     best, best_p = highest_p(lengths, page_valid)
     return PValueResult(tree, best, best_p, lengths, page_valid)

@@ -14,7 +14,7 @@ import lxml.etree
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
 from scrapy_boilerplate.html.measure import Lengths, measure
-from scrapy_boilerplate.html.text import normalize_space
+from scrapy_boilerplate.html.text import collapsed_length
 
 Element = lxml.etree._Element
 
@@ -27,10 +27,6 @@ LINK_DENSITY_LIMIT = 0.5
 LINK_BLOCK_MAX_CHARS = 200
 
 
-def _collapsed(text: str) -> int:
-    return len(normalize_space(text))
-
-
 def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengths] | None = None,
                       share: float = SIBLING_TEXT_SHARE) -> Element:
     """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
@@ -39,7 +35,7 @@ def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengt
     ``share`` replaces :data:`SIBLING_TEXT_SHARE` for callers whose tree is already free of boilerplate.
     """
     if lengths is None:
-        lengths = measure(root, _collapsed)
+        lengths = measure(root, collapsed_length)
     current = main
     while True:
         parent = current.getparent()
@@ -86,7 +82,7 @@ def find_link_lists(region: Element, lengths: dict[Element, Lengths] | None = No
             continue
         measured = lengths.get(block.element) if lengths is not None else None
         if measured is None:
-            measured = measure(block.element, _collapsed)[block.element]
+            measured = measure(block.element, collapsed_length)[block.element]
         if measured.text and measured.link_text / measured.text > LINK_DENSITY_LIMIT:
             found.append((block.element, text_len, measured.link_text / measured.text))
     return found
@@ -104,7 +100,7 @@ def refine_region_explained(root: Element, main: Element, lengths: dict[Element,
     ``lengths``: the whitespace-collapsed :func:`measure` of ``root`` when the caller has it (saves two passes).
     """
     if lengths is None:
-        lengths = measure(root, _collapsed)
+        lengths = measure(root, collapsed_length)
     region = widen_to_siblings(main, root, lengths)
     getpath = element_path_finder(root)
     doomed = find_link_lists(region, lengths)

@@ -47,8 +47,14 @@ def element_key(el: Element, attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -
     items = el.items()  # one call for all attributes: cheaper than a ``get`` per display attribute
     if not items:
         return el.tag
+    return _key_of(el.tag, tuple(items), attributes)
+
+
+@functools.lru_cache(maxsize=16384)  # memoised: a site repeats its tags with the same attributes
+def _key_of(tag: str, items: tuple[tuple[str, str], ...], attributes: tuple[str, ...]) -> str:
+    """:func:`element_key` of a tag with these (name, value) attributes."""
     get = dict(items).get
-    parts = [el.tag]
+    parts = [tag]
     for name in attributes:
         value = get(name)
         if value:

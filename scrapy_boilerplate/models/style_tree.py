@@ -15,6 +15,7 @@ matches children by (key, occurrence) and then picks the main text inside what t
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import lxml.etree
@@ -22,7 +23,8 @@ import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.html import normalize_space, raw_text, remove_keeping_tail, to_text
+from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
+from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
@@ -41,10 +43,6 @@ FALLBACK_MIN_GAINED = 500  # and at least this much (short posts are often reall
 IMPROVED_SHINGLE = 3  # word 3-grams recur across pages only when the text itself does
 
 
-def _collapsed(text: str) -> int:
-    return len(normalize_space(text))
-
-
 def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Element | None:
     """The inner one of two nested elements, or None when they are disjoint."""
     if a is b or any(x is b for x in a.iterancestors()):
@@ -56,7 +54,7 @@ def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Elemen
 
 def _visible_chars(el: lxml.etree._Element) -> int:
     """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report)."""
-    return len(normalize_space(raw_text(el)))
+    return collapsed_length(raw_text(el))
 
 
 def _chars(removal: Removal, el: lxml.etree._Element) -> int:
@@ -77,6 +75,21 @@ def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset =
             return lxml.html.Element("div")
         remove_keeping_tail(mine)
     return out
+
+
+# A decision as the clean records it, (element, kept, chars, reason): a plain tuple, its element
+# not yet named by path (see _named).
+_Decided = tuple[lxml.etree._Element, bool, int, str]
+
+
+def _named(tree: lxml.etree._Element, decided: list[_Decided]) -> tuple[Decision, ...]:
+    """The decisions with their elements named by path, made only when someone reads them.
+
+    The page's tree is shared and read-only, and the clean builds its output on copies, so the
+    paths are the ones the clean saw.
+    """
+    path = element_path_finder(tree)
+    return tuple(Decision(path(element), kept, chars, reason) for element, kept, chars, reason in decided)
 
 
 def _unit(name: str, value: float) -> float:
@@ -160,21 +173,21 @@ class StyleTreeModel(SiteModel):
         regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
-        removal = Removal(measure(body, _collapsed, skip=noisy) if body not in noisy else {body: Lengths()})
+        removal = Removal(measure(body, collapsed_length, skip=noisy) if body not in noisy else {body: Lengths()})
         for el, reason in noisy.items():
             removal.record(el, reason, Lengths(_visible_chars(el)))
         if self.uses_local_noise and self.variant == "paper":
             regions += self._remove_local_noise(regions, removal)
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
-        path = element_path_finder(page.tree)
-        decisions = [Decision(path(r.element), r.kept, _chars(removal, r.element), r.reason) for r in regions]
+        decided: list[_Decided] = [(r.element, r.kept, _chars(removal, r.element), r.reason) for r in regions]
         if self.variant == "paper":
             output, score = _copy_without(body, removal), None
         else:
-            output, score = self._main_text(body, removal, path, decisions, regions)
+            output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
         html = lxml.html.tostring(output, encoding="unicode")
-        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score, tuple(decisions))
+        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
+                           partial(_named, page.tree, decided))
 
     def _remove_local_noise(self, regions: list[Region], removal: Removal,
                             within: lxml.etree._Element | None = None) -> list[Region]:
@@ -184,7 +197,7 @@ class StyleTreeModel(SiteModel):
             removal.remove(region.element, region.reason)
         return local
 
-    def _main_text(self, body: lxml.etree._Element, removal: Removal, path: Any, decisions: list[Decision],
+    def _main_text(self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided],
                    regions: list[Region]) -> tuple[lxml.etree._Element, float]:
         """The improved variant: the main text inside what SST kept (appends its decisions)."""
         sst_removed = set(removal.removed)
@@ -193,7 +206,7 @@ class StyleTreeModel(SiteModel):
         if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
             # SST took (nearly) everything: the sample repeated this page's article (blog front
             # pages) or the page is unlike the sample.  Pick the main text without SST.
-            alone = Removal(measure(body, _collapsed))
+            alone = Removal(measure(body, collapsed_length))
             alone_main = find_main_text(body, alone)
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
@@ -201,18 +214,18 @@ class StyleTreeModel(SiteModel):
         if self.uses_local_noise and not how.startswith("without"):
             local = self._remove_local_noise(regions, removal, main.main)
             sst_removed |= {r.element for r in local}
-            decisions += [Decision(path(r.element), False, removal.removed[r.element][1].text, r.reason) for r in local]
-        decisions += [Decision(path(el), False, own.text, reason)
-                      for el, (reason, own) in removal.removed.items() if el not in sst_removed]
+            decided += [(r.element, False, removal.removed[r.element][1].text, r.reason) for r in local]
+        decided += [(el, False, own.text, reason)
+                    for el, (reason, own) in removal.removed.items() if el not in sst_removed]
         inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
                   and any(a is main.main for a in el.iterancestors())]
-        spared = frozenset(el for el in inside if is_prose(measure(el, _collapsed)[el]))
-        decisions += [Decision(path(el), True, removal.removed[el][1].text,
-                               "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
-        decisions.append(Decision(path(main.main), True, _chars(removal, main.main),
-                                  f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
-        decisions += [Decision(path(el), True, _chars(removal, el), "title/byline just above the main text")
-                      for el in main.title]
+        spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
+        decided += [(el, True, removal.removed[el][1].text,
+                     "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
+        decided.append((main.main, True, _chars(removal, main.main),
+                        f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
+        decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
+                    for el in main.title]
         output = _copy_without(main.main, removal, spared)
         if main.title:
             wrapper = lxml.html.Element("div")

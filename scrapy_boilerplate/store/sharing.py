@@ -137,6 +137,10 @@ class SharedLearning:
         except StoreError as exc:  # the crawl still uses the model; the next crawl re-learns it
             logger.warning("boilerplate: could not store the model of %s: %s", domain, exc)
             entry, stored_ok = stored.entry, False
+        # The prepared pages outlive the fit: make their decisions now, or each keeps its page's parsed
+        # tree (~0.5 MB on dragnet pages) alive until its item comes or the learner drops it.
+        for c in cleaned:
+            c.decisions  # noqa: B018 (read for its effect)
         prepared = {page.url: (page.html, c) for page, c in zip(pages, cleaned)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
         return Learned(model, entry, fingerprint, prepared), stored_ok
