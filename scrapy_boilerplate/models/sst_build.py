@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]  # (what Counter.update calls)
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -111,20 +111,24 @@ def _leaf_content(el: Element) -> tuple[str, list[Element]]:
     return (raw_text(el) if text is None else text), media
 
 
-def content_features(el: Element, shingle: int = 1) -> Counter[str]:
-    """Actual content features of a leaf: its words (or runs of ``shingle`` words), image sources
-    (``img:``) and link targets (``a:``)."""
+def content_features(el: Element, shingle: int = 1) -> dict[str, int]:
+    """Actual content features of a leaf with their counts: its words (or runs of ``shingle``
+    words), image sources (``img:``) and link targets (``a:``), in first-seen order."""
     text, media = _leaf_content(el)
     words: Iterable[str] = tokenize(text)
     if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
         # (a list of the shifted slices: star-unpacking a generator costs more than the joins)
         words = map(" ".join, zip(*[words[i:] for i in range(shingle)]))  # type: ignore[index]
-    features: Counter[str] = Counter(words)
+    # A plain dict counted by the C helper behind Counter.update: the same counts in the same
+    # order, without Counter's construction and type checks (this runs for every leaf of a page).
+    features: dict[str, int] = {}
+    _count_elements(features, words)
     for node in media:
         tag = node.tag
         target = node.get("src") if tag == "img" else node.get("href")
         if target:
-            features[f"{tag}:{target.strip()}"] += 1
+            key = f"{tag}:{target.strip()}"
+            features[key] = features.get(key, 0) + 1
     return features
 
 
@@ -146,7 +150,7 @@ class ElementNode:
     _signature: frozenset[str] | None = field(default=None, repr=False)
     _last_page: int = field(default=-1, repr=False)  # the highest page index add_features saw
 
-    def add_features(self, page_index: int, features: Counter[str]) -> None:
+    def add_features(self, page_index: int, features: dict[str, int]) -> None:
         """Record one page's content features of this leaf."""
         self.leaf_pages += 1
         known = self.features
