@@ -3,7 +3,8 @@ import lxml.etree
 import sys
 
 from scrapy_boilerplate.html import body_text, normalize_space, parse_html, raw_text, to_text
-from scrapy_boilerplate.html.text import collapsed_length
+from scrapy_boilerplate.html.text import collapsed_length, spaced_text
+from scrapy_boilerplate.tokenize import tokenize
 
 
 def text_of(html: str) -> str:
@@ -103,3 +104,15 @@ def test_to_text_keeps_the_tails_of_comments_and_processing_instructions():
     assert to_text(div) == "ab pi-tail\n\nc"
     assert to_text(div[0]) == "" and to_text(div[1]) == ""  # a comment or PI alone has no text
     assert to_text(lxml.etree.fromstring("<script>x</script>")) == ""
+
+
+def test_spaced_text_has_the_words_of_to_text_on_tricky_html_for_every_element():
+    for html in TRICKY_PAGES:
+        root = parse_html(html).root
+        for element in root.iter():
+            assert tokenize(spaced_text(element)) == tokenize(to_text(element)), (html, element.tag)
+
+
+def test_spaced_text_separates_words_at_breaks_and_cells_only():
+    root = parse_html("<ul><li>one</li><li>two<b>s</b></li></ul><table><tr><td>a</td><td>b</td></tr></table>").root
+    assert spaced_text(root).split() == ["one", "twos", "a", "b"]

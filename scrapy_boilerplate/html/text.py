@@ -112,6 +112,39 @@ def to_text(root: lxml.etree._Element) -> str:
     return "".join(out)
 
 
+
+def spaced_text(root: lxml.etree._Element) -> str:
+    """``to_text``'s text nodes with a space at each of its breaks instead of its lines: the same
+    words (whitespace and breaks both separate words) without building lines, for word counts."""
+    if not isinstance(root.tag, str) or root.tag in NON_CONTENT_TAGS:
+        return ""
+    pieces: list[str] = []
+    append = pieces.append
+    breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
+    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    skipping = False
+    for event, node in walker:
+        if event == "start":
+            tag = node.tag
+            if tag in skipped:
+                walker.skip_subtree()
+                skipping = True  # the next event is this element's own "end": its tail only
+                continue
+            if tag in breaks:
+                append(" ")
+            if node.text:
+                append(node.text)
+        elif event == "end":
+            if skipping:
+                skipping = False
+            elif node.tag in breaks or node.tag in cells:
+                append(" ")
+            if node is not root and node.tail:
+                append(node.tail)
+        elif node.tail:  # a comment or processing instruction
+            append(node.tail)
+    return "".join(pieces)
+
 # body_text: libxslt writes the text with a mark at each line and paragraph break: DEL and a C1
 # control, neither whitespace nor ever seen in a page's text (body_text checks they are absent).
 _LINE_MARK, _PARAGRAPH_MARK = "\x7f", "\x80"

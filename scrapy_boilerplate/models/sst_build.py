@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html import NON_CONTENT_TAGS, raw_text, to_text
-from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS
+from scrapy_boilerplate.html import NON_CONTENT_TAGS, raw_text
+from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, spaced_text
 from scrapy_boilerplate.tokenize import tokenize
 
 Element = lxml.etree._Element
@@ -90,13 +90,14 @@ def _leaf_content(el: Element) -> tuple[str, list[Element]]:
     """Text with the words of ``to_text(el)``, and ``el``'s ``img`` and ``a`` elements in document order.
 
     One Python walk over the descendants does both: the text is taken at C speed (libxml2's
-    serialiser) when no descendant breaks a line, and the walk replaces an ``iter("img", "a")``,
-    whose tag matcher costs more to set up than a leaf's whole walk (leaves hold ~1 element).
+    serialiser) when no descendant breaks a line, else by ``spaced_text`` (no lines to build), and
+    the walk replaces an ``iter("img", "a")``, whose tag matcher costs more to set up than a
+    leaf's whole walk (leaves hold ~1 element).
     """
     tag = el.tag
     media = [el] if tag == "img" or tag == "a" else []
     if tag in NON_CONTENT_TAGS:
-        text: str | None = to_text(el)
+        text: str | None = ""  # (to_text of a script or style)
     elif not len(el):
         return el.text or "", media
     else:
@@ -107,7 +108,7 @@ def _leaf_content(el: Element) -> tuple[str, list[Element]]:
         if tag == "img" or tag == "a":
             media.append(node)
         elif text is None and tag in layout:
-            text = to_text(el)
+            text = spaced_text(el)
     return (raw_text(el) if text is None else text), media
 
 
