@@ -35,3 +35,19 @@ def test_content_features_shingle_words_in_order_with_links_and_images():
         ("one two three", 1), ("two three two", 1), ("three two three", 1), ("two three four", 1),
         ("a:/x", 1), ("img:i.png", 1)]
     assert content_features(p, 1)["three"] == 2
+
+
+def test_shifted_gives_runs_of_n_consecutive_words():
+    from scrapy_boilerplate.models.sst_build import _shifted
+
+    words = ["a", "b", "c", "d"]
+    assert list(_shifted(words, 3)) == [("a", "b", "c"), ("b", "c", "d")]
+    assert list(_shifted(words, 2)) == [("a", "b"), ("b", "c"), ("c", "d")]
+    assert list(_shifted(words, 5)) == []
+
+
+def test_add_features_of_a_new_node_keeps_the_leaf_order():
+    node = ElementNode("p")
+    node.add_features(3, {"z": 1, "a": 2})
+    node.add_features(5, {"a": 1, "m": 1})
+    assert list(node.features.items()) == [("z", {3: 1}), ("a", {3: 2, 5: 1}), ("m", {5: 1})]

@@ -112,14 +112,21 @@ def _leaf_content(el: Element) -> tuple[str, list[Element]]:
     return (raw_text(el) if text is None else text), media
 
 
+def _shifted(words: list[str], n: int) -> Iterable[tuple[str, ...]]:
+    """Runs of ``n`` consecutive words, as tuples."""
+    if n == 3:  # the improved variant's shingle: three slices cost less than a list of them unpacked
+        return zip(words, words[1:], words[2:])
+    # (a list of the shifted slices: star-unpacking a generator costs more than the joins)
+    return zip(*[words[i:] for i in range(n)])
+
+
 def content_features(el: Element, shingle: int = 1) -> dict[str, int]:
     """Actual content features of a leaf with their counts: its words (or runs of ``shingle``
     words), image sources (``img:``) and link targets (``a:``), in first-seen order."""
     text, media = _leaf_content(el)
     words: Iterable[str] = tokenize(text)
     if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
-        # (a list of the shifted slices: star-unpacking a generator costs more than the joins)
-        words = map(" ".join, zip(*[words[i:] for i in range(shingle)]))  # type: ignore[index]
+        words = map(" ".join, _shifted(words, shingle))  # type: ignore[arg-type]
     # A plain dict counted by the C helper behind Counter.update: the same counts in the same
     # order, without Counter's construction and type checks (this runs for every leaf of a page).
     features: dict[str, int] = {}
@@ -155,16 +162,20 @@ class ElementNode:
         """Record one page's content features of this leaf."""
         self.leaf_pages += 1
         known = self.features
-        get = known.get
-        fresh = page_index > self._last_page  # after every page recorded so far: none of its counts exist yet
-        if fresh:
+        if page_index > self._last_page:  # after every page recorded so far: none of its counts exist yet
             self._last_page = page_index
+            if not known:
+                self.features = {feature: {page_index: count} for feature, count in features.items()}
+                return
+            setdefault = known.setdefault  # (one call per feature, cheaper than a get and a branch)
+            for feature, count in features.items():
+                setdefault(feature, {})[page_index] = count
+            return
+        get = known.get
         for feature, count in features.items():
             per_page = get(feature)
             if per_page is None:
                 known[feature] = {page_index: count}
-            elif fresh:
-                per_page[page_index] = count
             else:
                 per_page[page_index] = per_page.get(page_index, 0) + count
 
