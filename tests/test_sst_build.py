@@ -51,3 +51,24 @@ def test_add_features_of_a_new_node_keeps_the_leaf_order():
     node.add_features(3, {"z": 1, "a": 2})
     node.add_features(5, {"a": 1, "m": 1})
     assert list(node.features.items()) == [("z", {3: 1}), ("a", {3: 2, 5: 1}), ("m", {5: 1})]
+
+
+def test_text_features_counts_words_or_shingles_in_first_seen_order():
+    from scrapy_boilerplate.models.sst_build import text_features
+
+    assert list(text_features("B a b, A", 1).items()) == [("b", 2), ("a", 2)]
+    assert text_features("one two three one two", 2) == {"one two": 2, "two three": 1, "three one": 1}
+    assert text_features("too short", 3) == {"too": 1, "short": 1}
+    assert text_features("", 3) == {}
+
+
+def test_leaf_features_equal_content_features_for_repeated_leaves():
+    from scrapy_boilerplate.models.sst_build import LeafFeatures
+
+    body = parse_html('<body><p>Home <a href="/a">About us</a></p><p>Home <a href="/b">About us</a></p>'
+                      '<p>Home About us</p><li>x y z x y</li><li>x y z x y</li></body>').root.find("body")
+    features = LeafFeatures(shingle=2)
+    for leaf in list(body) * 2:
+        assert list(features(leaf).items()) == list(content_features(leaf, 2).items())
+    first, second, third = (features(leaf) for leaf in body[:3])
+    assert first["a:/a"] == 1 and "a:/a" not in second and "a:/a" not in third  # media never leak between leaves

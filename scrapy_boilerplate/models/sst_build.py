@@ -120,10 +120,8 @@ def _shifted(words: list[str], n: int) -> Iterable[tuple[str, ...]]:
     return zip(*[words[i:] for i in range(n)])
 
 
-def content_features(el: Element, shingle: int = 1) -> dict[str, int]:
-    """Actual content features of a leaf with their counts: its words (or runs of ``shingle``
-    words), image sources (``img:``) and link targets (``a:``), in first-seen order."""
-    text, media = _leaf_content(el)
+def text_features(text: str, shingle: int = 1) -> dict[str, int]:
+    """Counts of the words of ``text`` (or of its runs of ``shingle`` words), in first-seen order."""
     words: Iterable[str] = tokenize(text)
     if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
         words = map(" ".join, _shifted(words, shingle))  # type: ignore[arg-type]
@@ -131,13 +129,50 @@ def content_features(el: Element, shingle: int = 1) -> dict[str, int]:
     # order, without Counter's construction and type checks (this runs for every leaf of a page).
     features: dict[str, int] = {}
     _count_elements(features, words)
+    return features
+
+
+def _add_media(features: dict[str, int], media: list[Element]) -> None:
+    """Count the image sources (``img:``) and link targets (``a:``) of ``media`` into ``features``."""
     for node in media:
         tag = node.tag
         target = node.get("src") if tag == "img" else node.get("href")
         if target:
             key = f"{tag}:{target.strip()}"
             features[key] = features.get(key, 0) + 1
+
+
+def content_features(el: Element, shingle: int = 1) -> dict[str, int]:
+    """Actual content features of a leaf with their counts: its words (or runs of ``shingle``
+    words), image sources (``img:``) and link targets (``a:``), in first-seen order."""
+    text, media = _leaf_content(el)
+    features = text_features(text, shingle)
+    if media:
+        _add_media(features, media)
     return features
+
+
+class LeafFeatures:
+    """:func:`content_features` for one build, each distinct leaf text tokenised once.
+
+    A site's template repeats its leaves (menu items, footer lines) on every sampled page; most
+    of their cost is the words, which depend on the text alone.  The dicts returned may be shared
+    between calls: callers only read them.
+    """
+
+    def __init__(self, shingle: int = 1) -> None:
+        self.shingle = shingle
+        self._by_text: dict[str, dict[str, int]] = {}
+
+    def __call__(self, el: Element) -> dict[str, int]:
+        text, media = _leaf_content(el)
+        features = self._by_text.get(text)
+        if features is None:
+            features = self._by_text[text] = text_features(text, self.shingle)
+        if media:
+            features = features.copy()
+            _add_media(features, media)
+        return features
 
 
 @dataclass(eq=False)
@@ -229,19 +264,24 @@ class SiteStyleTree:
         self.options = options or BuildOptions()
         self.root = ElementNode("body")
         self.page_count = 0
+        self._features = LeafFeatures(self.options.shingle)
 
     def add_page(self, body: Element) -> None:
         """Merge one page's DOM tree (from ``body``) into the SST, top-down."""
         page_index = self.page_count
         self.page_count += 1
-        virtual_leaves, shingle = self.options.virtual_leaves, self.options.shingle
+        virtual_leaves, features = self.options.virtual_leaves, self._features
         stack = [(self.root, body)]
+        pop = stack.pop
         while stack:
-            node, el = stack.pop()
+            node, el = pop()
             node.pages += 1
+            if not len(el):  # no child node at all: an actual leaf, known without listing children
+                node.add_features(page_index, features(el))
+                continue
             children = element_children(el)
             if is_leaf(el, virtual_leaves, children):
-                node.add_features(page_index, content_features(el, shingle))
+                node.add_features(page_index, features(el))
                 continue
             style = self._style_for(node, children)
             stack.extend(zip(style.elements, children))
@@ -254,7 +294,8 @@ class SiteStyleTree:
 
     def _style_for(self, node: ElementNode, children: list[Element]) -> StyleNode:
         """The style node of ``node`` matching ``children`` (created when new); counts the page."""
-        keys = tuple(element_key(child, self.options.attributes) for child in children)
+        attributes = self.options.attributes
+        keys = tuple([element_key(child, attributes) for child in children])  # (a list: cheaper than a generator)
         style = node.styles.get(keys)
         if style is None:
             existing: dict[str, list[ElementNode]] = {}
@@ -289,7 +330,8 @@ class SiteStyleTree:
         return ElementNode(key, shingle=self.options.shingle, first=el)
 
     def release(self) -> None:
-        """Drop the references to the sample's DOM elements kept for merging."""
+        """Drop the references to the sample's DOM elements kept for merging, and the texts' words."""
+        self._features = LeafFeatures(self.options.shingle)
         stack = [self.root]
         while stack:
             node = stack.pop()
