@@ -76,6 +76,24 @@ class EntropyCache:
             value = self._values[key] = entropy(key[0], m)
         return value
 
+    def spread_total(self, per_pages: Iterable[dict[int, int]], m: int) -> float:
+        """``sum`` of the entropies of the distributions seen on more than one page (the others are 0).
+
+        One loop with the lookups inline, instead of a generator calling :meth:`__call__` per
+        feature: a leaf has tens of features, most on one page only.  The values are summed by
+        ``sum`` in the same order, so the total is the same float.
+        """
+        values = self._values
+        spread = []
+        for per_page in per_pages:
+            if len(per_page) > 1:
+                key = (tuple(per_page.values()), m)
+                value = values.get(key)
+                if value is None:
+                    value = values[key] = entropy(key[0], m)
+                spread.append(value)
+        return sum(spread)
+
 
 def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) -> float | None:
     """1 - mean entropy of the leaf's content features over its pages; None without features."""
@@ -84,10 +102,9 @@ def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) ->
     m = node.leaf_pages
     if m <= 1:
         return 1.0
-    of = entropies or entropy
     # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
     # no bit of the total (most features of prose are such), and it still counts in the mean.
-    total = sum(of(per_page.values(), m) for per_page in node.features.values() if len(per_page) > 1)
+    total = (entropies or EntropyCache()).spread_total(node.features.values(), m)
     return max(0.0, 1.0 - total / len(node.features))
 
 
