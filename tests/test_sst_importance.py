@@ -1,4 +1,6 @@
 """Site style tree importance: sums of feature entropies."""
+
+
 def test_spread_total_sums_the_entropies_of_features_on_several_pages():
     from scrapy_boilerplate.models.sst_importance import EntropyCache, entropy
 
