@@ -54,7 +54,7 @@ def measure(root: Element, text_length: Callable[[str], int] = len,
         for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
             markup += len(name) + len(value or "") + 4
         text, link_text = own, 0
-        for child in el:
+        for child in el if len(el) else ():  # (no child iterator made for a leaf)
             tail = child.tail
             if tail:
                 tail_length = text_length(tail)
