@@ -34,18 +34,23 @@ def test_normalize_space():
     assert normalize_space("  a \t\n b\u00a0 ") == "a b"
 
 
-def test_collapsed_length_is_the_length_of_the_normalized_text():
+def _split_and_join(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_normalize_space_and_collapsed_length_match_split_and_join():
     tricky = ["", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\nb", "\n  ", "a\u00a0b", "a\u2003b",
               "a\u2028b", "a\x1fb", "a\x85b", "a\x0bb\x0c", "\u3000a", "caf\u00e9 na\u00efve", "a\u200bb", "\x00"]
     for text in tricky:
-        assert collapsed_length(text) == len(normalize_space(text)), repr(text)
+        assert normalize_space(text) == _split_and_join(text), repr(text)
+        assert collapsed_length(text) == len(_split_and_join(text)), repr(text)
 
 
-def test_collapsed_length_fast_path_misses_no_whitespace_character():
-    # Every character that str.split splits on, between two letters, must count as one space.
+def test_normalize_space_fast_path_misses_no_whitespace_character():
+    # Every character that str.split splits on, between two letters or at an end, is collapsed.
     for code in range(sys.maxunicode + 1):
-        text = f"a{chr(code)}b"
-        assert collapsed_length(text) == len(normalize_space(text)), hex(code)
+        for text in (f"a{chr(code)}b", f"{chr(code)}a", f"a{chr(code)}"):
+            assert normalize_space(text) == _split_and_join(text), hex(code)
 
 
 def test_raw_text_is_every_text_node_of_the_subtree_without_its_tail():

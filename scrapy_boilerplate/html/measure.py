@@ -49,13 +49,12 @@ def measure(root: Element, text_length: Callable[[str], int] = len,
         own = el.text
         own = text_length(own) if own else 0
         tag = el.tag
-        markup = own + len(tag) + 2
+        size = len(tag)  # ``<tag>`` and, unless void, ``</tag>``
+        markup = own + size + 2 if tag in voids else own + size + size + 5
         for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
             markup += len(name) + len(value or "") + 4
-        if tag not in voids:
-            markup += len(tag) + 3
         text, link_text = own, 0
-        for child in el:
+        for child in el if len(el) else ():  # (no child iterator made for a leaf)
             tail = child.tail
             if tail:
                 tail_length = text_length(tail)

@@ -28,20 +28,26 @@ def normalize_space(text: str) -> str:
 
     ``str.split()`` splits on exactly the characters that ``re``'s ``\\s`` matches (both use
     Python's Unicode whitespace test), and is several times faster than a regex substitution.
+    Text with no whitespace but single inner ASCII spaces is its own collapsed form and is
+    returned as it is, without splitting it into words.  In ASCII text (``isascii`` reads a flag)
+    the other nine characters ``str.split`` splits on are looked for one by one (each a
+    ``memchr``); in other text ``isprintable`` rules them all out (they are all unprintable), at
+    a table lookup per character.
     """
+    if "  " not in text and text[:1] != " " and text[-1:] != " ":
+        if text.isascii():
+            if ("\n" not in text and "\t" not in text and "\r" not in text and "\x0b" not in text
+                    and "\x0c" not in text and "\x1c" not in text and "\x1d" not in text and "\x1e" not in text
+                    and "\x1f" not in text):
+                return text
+        elif text.isprintable():
+            return text
     return " ".join(text.split())
 
 
 def collapsed_length(text: str) -> int:
-    """``len(normalize_space(text))``: the visible length of a text node, for measuring passes.
-
-    Text with no whitespace but single inner ASCII spaces is its own collapsed form; every other
-    character ``str.split`` splits on is unprintable, so ``isprintable`` (the dearest test, last)
-    rules them all out.
-    """
-    if "  " not in text and text[:1] != " " and text[-1:] != " " and text.isprintable():
-        return len(text)
-    return len(" ".join(text.split()))
+    """``len(normalize_space(text))``: the visible length of a text node, for measuring passes."""
+    return len(normalize_space(text))
 
 
 def raw_text(root: lxml.etree._Element) -> str:
@@ -67,7 +73,7 @@ def to_text(root: lxml.etree._Element) -> str:
         """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
         nonlocal pending
         if line:
-            text = " ".join("".join(line).split())  # normalize_space, inlined on the hot path
+            text = normalize_space("".join(line))
             line.clear()
             if text:
                 if out:

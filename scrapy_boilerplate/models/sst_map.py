@@ -29,6 +29,10 @@ class Region(NamedTuple):
     node: CompactNode | None = None
 
 
+# ``Region(...)`` at C speed: a NamedTuple's own ``__new__`` is a Python function (one call more).
+_make_region = tuple.__new__
+
+
 def label(key: str) -> str:
     """An SST key shown as a start tag: ``div|class=nav`` -> ``<div class=nav>``."""
     return "<" + key.replace("|", " ") + ">"
@@ -56,7 +60,7 @@ class Verdicts:
         verdict = self._known.get(node)
         if verdict is None:
             verdict = self._known[node] = _verdict(node, self.threshold)
-        return Region(el, verdict[0], verdict[1], node)
+        return _make_region(Region, (el, verdict[0], verdict[1], node))
 
 
 def _unseen(el: Element, why: str) -> Region:

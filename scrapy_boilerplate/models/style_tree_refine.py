@@ -144,7 +144,12 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     lengths = removal.lengths
     # NAMED_XPATH's elements that are not removed, in document order: a walk that skips removed
     # subtrees and reads all attributes at once is twice as fast as that XPath on real pages.
-    for el in pre_order(body, lambda node: node not in lengths):
+    # (pre_order's walk, inlined: no prune function called per element, no generator.)
+    walker = lxml.etree.iterwalk(body, events=("start",))
+    for _, el in walker:
+        if el not in lengths:  # removed, with its subtree
+            walker.skip_subtree()
+            continue
         attributes = el.items() if el is not body else None
         if not attributes:
             continue
@@ -158,6 +163,7 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
         share = removal.lengths[el].text / total
         if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, removal.lengths)):
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
+            walker.skip_subtree()  # (its elements are out of ``lengths`` now: all of them would be skipped)
 
 
 def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]) -> Element | None:
@@ -167,7 +173,7 @@ def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]
     for el in [best, *best.iterancestors()]:
         if el is body:
             break
-        names = " ".join(el.get(name) or "" for name in ("class", "id")).lower()
+        names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()  # (no generator to join)
         if COMMENT_RE.search(names):
             thread = el
     if thread is None or lengths[body].text - lengths[thread].text < COMMENT_MIN_LEFT * lengths[body].text:
@@ -212,12 +218,12 @@ def widen_to_repeats(main: Element, body: Element, lengths: dict[Element, Length
         parent = current.getparent()
         if parent is None or parent is body:
             return main
-        name = (current.tag, current.get("class"))
-        repeats = [s for s in parent if s is not current and (s.tag, s.get("class")) == name and s in lengths]
-        prose = [s for s in repeats if lengths[s].valid_text >= REPEAT_MIN_CHARS
-                 and lengths[s].link_text <= LINK_DENSITY_LIMIT * lengths[s].text]
-        if prose:
-            return parent
+        tag, name = current.tag, current.get("class")
+        for s in parent:  # a like-named sibling that is prose too (a loop: most siblings differ in tag)
+            if s is not current and s.tag == tag and s.get("class") == name and s in lengths:
+                own = lengths[s]
+                if own.valid_text >= REPEAT_MIN_CHARS and own.link_text <= LINK_DENSITY_LIMIT * own.text:
+                    return parent
         current = parent
     return main
 
