@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 
 import lxml.etree
 
@@ -72,6 +73,8 @@ def to_text(root: lxml.etree._Element) -> str:
     def brk(kind: int) -> None:
         """End the current line (if it has visible text); ``kind`` is a line or a paragraph break."""
         nonlocal pending
+        if not line and kind <= pending:  # the break changes nothing
+            return
         if line:
             text = normalize_space("".join(line))
             line.clear()
@@ -83,37 +86,7 @@ def to_text(root: lxml.etree._Element) -> str:
         if kind > pending:
             pending = kind
 
-    append = line.append
-    breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
-    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    skipping = False
-    for event, node in walker:
-        if event == "start":
-            tag = node.tag
-            if tag in skipped:
-                walker.skip_subtree()
-                skipping = True  # the next event is this element's own "end": its tail only
-                continue
-            kind = breaks.get(tag, 0)
-            if kind and (line or kind > pending):  # else the break changes nothing
-                brk(kind)
-            if node.text:
-                append(node.text)
-        elif event == "end":
-            if skipping:
-                skipping = False
-            else:
-                tag = node.tag
-                kind = breaks.get(tag, 0)
-                if kind:
-                    if line or kind > pending:
-                        brk(kind)
-                elif tag in cells:
-                    append(" ")
-            if node is not root and node.tail:
-                append(node.tail)
-        elif node.tail:  # a comment or processing instruction
-            append(node.tail)
+    _walk_pieces(root, line.append, brk)
     brk(0)
     return "".join(out)
 
@@ -126,6 +99,15 @@ def spaced_text(root: lxml.etree._Element) -> str:
         return ""
     pieces: list[str] = []
     append = pieces.append
+    _walk_pieces(root, append, lambda kind: append(" "))
+    return "".join(pieces)
+
+
+def _walk_pieces(root: lxml.etree._Element, append: Callable[[str], object], brk: Callable[[int], object]) -> None:
+    """The one text walk of ``to_text`` and ``spaced_text``: hands text nodes to ``append`` in
+    document order, calls ``brk`` with the break kind at each breaking tag's start and end, and a
+    space after each cell; non-content subtrees give only their tails, as do comments and PIs.
+    (lxml's C-level ``iterwalk``, the cheapest walk that can skip subtrees.)"""
     breaks, cells, skipped = _BREAKS, CELL_TAGS, NON_CONTENT_TAGS
     walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     skipping = False
@@ -136,20 +118,26 @@ def spaced_text(root: lxml.etree._Element) -> str:
                 walker.skip_subtree()
                 skipping = True  # the next event is this element's own "end": its tail only
                 continue
-            if tag in breaks:
-                append(" ")
+            kind = breaks.get(tag, 0)
+            if kind:
+                brk(kind)
             if node.text:
                 append(node.text)
         elif event == "end":
             if skipping:
                 skipping = False
-            elif node.tag in breaks or node.tag in cells:
-                append(" ")
+            else:
+                tag = node.tag
+                kind = breaks.get(tag, 0)
+                if kind:
+                    brk(kind)
+                elif tag in cells:
+                    append(" ")
             if node is not root and node.tail:
                 append(node.tail)
         elif node.tail:  # a comment or processing instruction
             append(node.tail)
-    return "".join(pieces)
+
 
 # body_text: libxslt writes the text with a mark at each line and paragraph break: DEL and a C1
 # control, neither whitespace nor ever seen in a page's text (body_text checks they are absent).
