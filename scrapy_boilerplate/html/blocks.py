@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TypeVar
 
 import lxml.etree
 
@@ -17,7 +16,6 @@ BLOCK_TAGS: frozenset[str] = frozenset(
     "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr li "
     "main menu nav noframes ol p pre section summary table tbody td tfoot th thead tr ul".split()
 )
-T = TypeVar("T")
 # Tags whose presence inside a block makes its text need the full line-breaking walk of to_text.
 _LAYOUT_TAGS: tuple[str, ...] = tuple(sorted(PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS))
 
@@ -67,11 +65,6 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     return normalize_space(" ".join(parts))
 
 
-def _own_inline_length(element: lxml.etree._Element, tags: frozenset[str]) -> int:
-    """``len(_own_inline_text(element, tags))``."""
-    return len(_own_inline_text(element, tags))
-
-
 def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.etree._Element]:
     """Every element of ``root`` that has a descendant tagged with one of ``tags``."""
     marked: set[lxml.etree._Element] = set()
@@ -94,18 +87,12 @@ def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Eleme
     return normalize_space(raw_text(element))
 
 
-def _leaf_length(element: lxml.etree._Element, needs_layout: set[lxml.etree._Element]) -> int:
-    """``len(_leaf_text(element, needs_layout))`` (the collapsed string's ``len`` is the cheapest exact
-    count: summing word lengths in Python is slower than the C join it would save)."""
-    return len(_leaf_text(element, needs_layout))
-
-
 class BlockWalk:
     """The candidate blocks of one tree, with each one's text computed only when asked for.
 
     :func:`iter_blocks` computes every block's text; a caller that needs the text of only some
     blocks (the drift fingerprint skips blocks of known template regions) walks the elements
-    with :meth:`elements` and asks :meth:`text` (or :meth:`length`) where it must.  :meth:`measured`
+    with :meth:`elements` and asks :meth:`text` (or :meth:`length`) where it must.  :meth:`texts`
     is the one walk over the blocks that :func:`iter_blocks` and :func:`block_lengths` share.
 
     ``contains`` holds the elements with a block descendant (non-leaf blocks), ``needs_layout``
@@ -140,23 +127,21 @@ class BlockWalk:
         return _leaf_text(element, self.needs_layout) if leaf else _own_inline_text(element, self.tags)
 
     def length(self, element: lxml.etree._Element, leaf: bool) -> int:
-        """``len(self.text(element, leaf))``, without keeping the text."""
-        return _leaf_length(element, self.needs_layout) if leaf else _own_inline_length(element, self.tags)
+        """``len(self.text(element, leaf))``, without keeping the text (the collapsed string's ``len``
+        is the cheapest exact count: summing word lengths in Python is slower than the C join)."""
+        return len(self.text(element, leaf))
 
-    def measured(self, include_mixed: bool, leaf_measure: Callable[[lxml.etree._Element, set], T],
-                 own_measure: Callable[[lxml.etree._Element, frozenset[str]], T]) -> Iterator[tuple[lxml.etree._Element, T, bool]]:
-        """``(element, measure, leaf)`` of every block in document order: the one block walk.
+    def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
+        """``(element, text, leaf)`` of every block in document order: the one block walk.
 
-        A leaf is measured by ``leaf_measure(element, needs_layout)``; with ``include_mixed`` a
-        non-leaf by ``own_measure(element, tags)``, and yielded only when that is truthy (it has
-        text of its own).
+        With ``include_mixed`` a non-leaf block is yielded too when it has inline text of its own.
         """
         tags, contains, needs_layout = self.tags, self.contains, self.needs_layout  # the hot loop, inlined
         for el in self.root.iter(*tags):
             if el not in contains:
-                yield el, leaf_measure(el, needs_layout), True
+                yield el, _leaf_text(el, needs_layout), True
             elif include_mixed:
-                own = own_measure(el, tags)
+                own = _own_inline_text(el, tags)
                 if own:
                     yield el, own, False
 
@@ -170,7 +155,7 @@ def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
     non-leaf block, so no visible text is lost between blocks.  ``tags`` says which tags are
     blocks (e.g. ``{"table", "body"}`` for a table-only partition).
     """
-    for el, text, leaf in BlockWalk(root, tags).measured(include_mixed, _leaf_text, _own_inline_text):
+    for el, text, leaf in BlockWalk(root, tags).texts(include_mixed):
         yield Block(el, text, leaf)
 
 
@@ -178,5 +163,5 @@ def block_lengths(root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) 
     """``(block.element, len(block.text))`` of every block :func:`iter_blocks` yields (mixed blocks
     included), without building :class:`Block` objects or keeping their texts: for callers that
     weigh blocks by their text length only (the drift fingerprint)."""
-    for el, length, _ in BlockWalk(root, tags).measured(True, _leaf_length, _own_inline_length):
-        yield el, length
+    for el, text, _ in BlockWalk(root, tags).texts(True):
+        yield el, len(text)

@@ -77,22 +77,9 @@ class EntropyCache:
         return value
 
     def spread_total(self, per_pages: Iterable[dict[int, int]], m: int) -> float:
-        """``sum`` of the entropies of the distributions seen on more than one page (the others are 0).
-
-        One loop with the lookups inline, instead of a generator calling :meth:`__call__` per
-        feature: a leaf has tens of features, most on one page only.  The values are summed by
-        ``sum`` in the same order, so the total is the same float.
-        """
-        values = self._values
-        spread = []
-        for per_page in per_pages:
-            if len(per_page) > 1:
-                key = (tuple(per_page.values()), m)
-                value = values.get(key)
-                if value is None:
-                    value = values[key] = entropy(key[0], m)
-                spread.append(value)
-        return sum(spread)
+        """``sum`` of the entropies of the distributions seen on more than one page (the others are 0),
+        added in the same order, so the total is the same float as a sum over every feature."""
+        return sum([self(per_page.values(), m) for per_page in per_pages if len(per_page) > 1])
 
 
 def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) -> float | None:

@@ -149,12 +149,11 @@ class Fingerprint:
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        contains = walk.contains
-        for element in walk.root.iter(*walk.tags):  # walk.elements(), inlined: this loop runs per block
+        for element, leaf in walk.elements():
             if signature_of(element) in known:
-                seen_blocks.append(element)
+                seen_blocks.append((element, leaf))
             else:
-                unseen += walk.length(element, element not in contains)
+                unseen += walk.length(element, leaf)
         if not unseen:
             return 0.0
-        return unseen / (unseen + sum(walk.length(element, element not in contains) for element in seen_blocks))
+        return unseen / (unseen + sum(walk.length(element, leaf) for element, leaf in seen_blocks))
