@@ -101,3 +101,7 @@ def test_pages_prepared_by_a_crawl_fit_hold_no_parsed_tree(tmp_path):
     learned = learning.fit("lazy.example").learned
     assert len(learned.prepared) == 20
     assert not _holds_an_element(learned.prepared)
+    html, prepared = learned.prepared[_page(3).url]
+    fresh = learned.model.clean(_page(3))
+    assert html == _page(3).html and (prepared.text, prepared.html, prepared.removed_share) == (
+        fresh.text, fresh.html, fresh.removed_share)  # what an item gets: the same as a clean of its own
