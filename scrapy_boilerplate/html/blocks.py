@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import lxml.etree
@@ -65,12 +65,12 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     return normalize_space(" ".join(parts))
 
 
-def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.etree._Element]:
-    """Every element of ``root`` that has a descendant tagged with one of ``tags``."""
+def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
+    """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant."""
     marked: set[lxml.etree._Element] = set()
-    if not tags:
-        return marked
-    for node in root.iterdescendants(*tags):
+    for node in nodes:
+        if node is root:
+            continue
         parent = node.getparent()
         while parent is not None and parent not in marked:
             marked.add(parent)
@@ -81,7 +81,10 @@ def _ancestors_of(root: lxml.etree._Element, tags: tuple[str, ...]) -> set[lxml.
 
 
 def _leaf_text(element: lxml.etree._Element, needs_layout: set[lxml.etree._Element]) -> str:
-    """``to_text(element)``, taking libxml2's text serialiser when no line break can occur inside."""
+    """``to_text(element)``: its own text when it has no child, libxml2's text serialiser when no line
+    break can occur inside, else the full walk."""
+    if not len(element):  # (no child node: ``raw_text`` would give its text, and nothing needs layout)
+        return normalize_space(element.text or "")
     if element in needs_layout:
         return to_text(element)
     return normalize_space(raw_text(element))
@@ -102,7 +105,10 @@ class BlockWalk:
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
         self.root = root
         self.tags = frozenset(tags)
-        self.contains = _ancestors_of(root, tuple(self.tags))
+        # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves both the
+        # blocks' order and ``contains`` (no tags: ``iter`` gives every node, and nothing contains a block)
+        self.blocks = list(root.iter(*self.tags))
+        self.contains = _ancestors_of(root, self.blocks) if self.tags else set()
         self._needs_layout: set[lxml.etree._Element] | None = None
 
     @property
@@ -110,7 +116,8 @@ class BlockWalk:
         """Elements whose text needs :func:`to_text`'s walk; found on first use (a caller that measures
         no block text, as the drift check on a page of a known template, never pays for it)."""
         if self._needs_layout is None:
-            self._needs_layout = _ancestors_of(self.root, tuple(t for t in _LAYOUT_TAGS if t not in self.tags))
+            layout = tuple(t for t in _LAYOUT_TAGS if t not in self.tags)
+            self._needs_layout = _ancestors_of(self.root, self.root.iterdescendants(*layout)) if layout else set()
         return self._needs_layout
 
     def elements(self) -> Iterator[tuple[lxml.etree._Element, bool]]:
@@ -119,7 +126,7 @@ class BlockWalk:
         A non-leaf element is a block only when :meth:`text` gives it text of its own.
         """
         contains = self.contains
-        for el in self.root.iter(*self.tags):
+        for el in self.blocks:
             yield el, el not in contains
 
     def text(self, element: lxml.etree._Element, leaf: bool) -> str:
@@ -137,7 +144,7 @@ class BlockWalk:
         With ``include_mixed`` a non-leaf block is yielded too when it has inline text of its own.
         """
         tags, contains, needs_layout = self.tags, self.contains, self.needs_layout  # the hot loop, inlined
-        for el in self.root.iter(*tags):
+        for el in self.blocks:
             if el not in contains:
                 yield el, _leaf_text(el, needs_layout), True
             elif include_mixed:
