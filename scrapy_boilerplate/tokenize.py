@@ -55,9 +55,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return unspaced, word
 
 
-# On ASCII text the rules below reduce to this: NFKC changes nothing, case-folding is lower(),
-# no character is unspaced, and ``\w`` is ``[A-Za-z0-9_]`` with ``_`` a separator.
-_ASCII_WORD = re.compile(r"[a-z0-9]+")
+# On ASCII text the rules below reduce to runs of ``[a-z0-9]`` in the lower-cased text: NFKC changes
+# nothing, case-folding is lower(), no character is unspaced, and ``\w`` is ``[A-Za-z0-9_]`` with
+# ``_`` a separator.  Every other ASCII character turned into a space, ``str.split`` cuts exactly
+# those runs, at a third of the cost of ``re.findall("[a-z0-9]+")`` on prose (whose class test and
+# match scan run per character).
+_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not ("a" <= chr(c) <= "z" or "0" <= chr(c) <= "9")})
 
 
 def tokenize(text: str | None) -> list[str]:
@@ -65,7 +68,7 @@ def tokenize(text: str | None) -> list[str]:
     if not text:
         return []
     if text.isascii():  # most text of most pages: the same tokens, four times faster
-        return _ASCII_WORD.findall(text.lower())
+        return text.lower().translate(_ASCII_SEPARATORS).split()
     unspaced, word = _patterns()
     text = unicodedata.normalize("NFKC", text).casefold().replace("_", " ")
     return word.findall(unspaced.sub(r" \1 ", text))

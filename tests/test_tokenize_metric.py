@@ -31,6 +31,13 @@ def test_ascii_text_tokenizes_as_it_does_beside_other_scripts(text):
     assert tokenize(text + " \u00e9t\u00e9")[-1] == "\u00e9t\u00e9"
 
 
+def test_ascii_shortcut_agrees_with_the_general_rules_around_every_pair_of_characters():
+    for a in map(chr, range(128)):
+        for b in map(chr, range(128)):
+            text = f"{a}x{b}Y9{a}{b}"
+            assert tokenize(text) == tokenize(text + " \u00e9")[:-1], repr(text)
+
+
 def test_bag_counts():
     assert token_bag("a b a") == Counter({"a": 2, "b": 1})
 
