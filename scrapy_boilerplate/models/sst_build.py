@@ -249,8 +249,9 @@ class BuildOptions:
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    union = len(a | b)
-    return len(a & b) / union if union else 1.0
+    common = len(a & b)
+    union = len(a) + len(b) - common  # (the size of ``a | b``, without building it)
+    return common / union if union else 1.0
 
 
 class SiteStyleTree:
