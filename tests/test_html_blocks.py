@@ -63,6 +63,8 @@ def _varied_pages() -> list[str]:
     from scrapy_boilerplate.synthetic import make_site
 
     pages = [s.html for s in make_site("lengths.example", 4, seed=7)]
+    pages.append("<body><div> <!-- c --><ul> <li>one</li> </ul> <div><p>deep</p></div></div><div><!-- only --></div>"
+                 "<div></div><div> <p>a</p> tail</div><section> <span>inline</span><p>b</p></section></body>")
     pages.append("<body>Loose <span>text</span><p>one<br>two <b>bold</b>tail</p><div>a<select><option>x</option>"
                  "<option>y</option></select><p>inner</p> after</div><p>x<noscript>hidden</noscript>y</p><p> </p></body>")
     return pages
@@ -83,7 +85,10 @@ def test_block_walk_length_is_the_length_of_its_text():
 
     for html in _varied_pages():
         walk = BlockWalk(parse_html(html).root)
-        pairs = list(walk.elements())
-        assert any(not leaf for _, leaf in pairs)
-        for element, leaf in pairs:
-            assert walk.length(element, leaf) == len(walk.text(element, leaf))
+        elements = list(walk.elements())
+        leaves = [element not in walk.contains for element in elements]
+        assert not all(leaves)
+        for element, leaf in zip(elements, leaves):
+            assert walk.length(element) == len(walk.text(element, leaf))
+        measured_alone = BlockWalk(parse_html(html).root)  # lengths asked for before anything else
+        assert [measured_alone.length(e) for e in measured_alone.elements()] == [walk.length(e) for e in elements]

@@ -99,3 +99,22 @@ def test_private_tree_is_the_copied_tree_and_editing_it_leaves_the_page_alone():
     private.find("body").clear()
     parsed.private_tree().find("body").clear()  # a copy once the shared tree exists
     assert to_text(fresh.body) == to_text(parsed.body) == "one\n\ntwo"
+
+
+def test_a_parse_after_a_truncated_one_is_complete_and_not_flagged():
+    # Each thread reuses one parser: the depth error of one page must not leak into the next.
+    deep = "<html><body>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</body></html>"
+    assert parse_html(deep).truncated
+    after = parse_html("<p>one</p><p>two</p>")
+    assert not after.truncated
+    assert to_text(after.root) == "one\n\ntwo"
+
+
+def test_parses_in_several_threads_give_the_same_trees():
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"<html><body><div id='d{i}'><p>text {i}</p>" + "<p>more</p>" * i + "</div></body></html>" for i in range(200)]
+    expected = [_serialised(parse_html(text).root) for text in texts]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda text: _serialised(parse_html(text).root), texts))
+    assert got == expected

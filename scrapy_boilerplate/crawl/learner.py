@@ -71,6 +71,7 @@ class BoilerplateLearner:
         self.config = config
         self.crawler = crawler
         self.stats = crawler.stats
+        self.count = keys.counter(crawler.stats)  # stats.inc_value for the per-page and per-item counts
         self.fallback = fitted_fallback(config)
         self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout,
                               self._call_later)
@@ -128,7 +129,7 @@ class BoilerplateLearner:
             return
         if offer.accepted:
             state.sampled += 1
-            self.stats.inc_value(keys.SAMPLE_PAGES)
+            self.count(keys.SAMPLE_PAGES)
         if offer.count >= self.config.sample_size:
             self._sample_complete(domain, state, start_fit=offer.accepted)
 
@@ -154,7 +155,7 @@ class BoilerplateLearner:
             return
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             state.sampling_closed = True
-            self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
+            self.count(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
                            self.config.model.label, domain, exc, self.config.fallback.label)
             if state.model is None:
@@ -164,10 +165,10 @@ class BoilerplateLearner:
             state.fitting = False
         seconds = time.perf_counter() - started
         if outcome.status == FITTED:
-            self.stats.inc_value(keys.MODELS_FITTED)
-            self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))
+            self.count(keys.MODELS_FITTED)
+            self.count(keys.FIT_SECONDS, round(seconds, 3))
             if outcome.stored and self.sync.persistent:
-                self.stats.inc_value(keys.STORE_SAVED)
+                self.count(keys.STORE_SAVED)
         if outcome.learned is not None:
             self._adopt(domain, state, outcome.learned, FITTED if outcome.status == FITTED else SHARED, seconds)
         elif outcome.status != BUSY:  # the sample was re-opened: keep collecting
@@ -188,9 +189,9 @@ class BoilerplateLearner:
         self.sync.learning.watch(domain, learned)
         entry = learned.entry
         if replaced and source == FITTED:
-            self.stats.inc_value(keys.MODELS_REFITTED)
+            self.count(keys.MODELS_REFITTED)
         if source == SHARED:
-            self.stats.inc_value(keys.MODELS_SHARED)
+            self.count(keys.MODELS_SHARED)
         if source == FITTED:
             removed = [c.removed_share for _, c in learned.prepared.values()]
             share = sum(removed) / len(removed) if removed else 0.0
@@ -268,7 +269,7 @@ class BoilerplateLearner:
             self.sync.failed("restart a sample after drift", exc)
             return
         if drift is not None:
-            self.stats.inc_value(keys.DRIFT_DETECTED)
+            self.count(keys.DRIFT_DETECTED)
             state.resampling, state.urls, state.sampled, state.sample_full = True, set(), 0, False
 
     def _make_room_for(self, domain: str) -> None:
@@ -278,7 +279,7 @@ class BoilerplateLearner:
             oldest = next(iter(self._sampling))
             del self._sampling[oldest]
             state = self.state(oldest)
-            self.stats.inc_value(keys.DOMAINS_EVICTED)
+            self.count(keys.DOMAINS_EVICTED)
             if state.model is None:
                 self.use_fallback(oldest, reason="too many domains sampling at once")
             state.sampling_closed, state.resampling, state.urls = True, False, set()  # a re-sample: keep the model
@@ -290,7 +291,7 @@ class BoilerplateLearner:
         if state.status == FALLBACK:
             return
         state.status = FALLBACK
-        self.stats.inc_value(keys.DOMAINS_FALLBACK)
+        self.count(keys.DOMAINS_FALLBACK)
         logger.info("boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
                     domain, reason, state.sampled, self.config.fallback.label)
         self._release(domain, release)

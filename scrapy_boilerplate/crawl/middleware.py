@@ -45,7 +45,7 @@ class BoilerplateSamplingMiddleware:
     def __init__(self, learner: BoilerplateLearner) -> None:
         self.learner = learner
         self.max_bytes = learner.config.max_page_bytes
-        self.stats = learner.stats
+        self.count = learner.count
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSamplingMiddleware:
@@ -61,7 +61,7 @@ class BoilerplateSamplingMiddleware:
             return response
         reason = sample_skip_reason(response, self.max_bytes)
         if reason is not None:
-            self.stats.inc_value(keys.SAMPLE_SKIPPED.format(reason=reason))
+            self.count(keys.SAMPLE_SKIPPED.format(reason=reason))
             return response
         assert isinstance(response, TextResponse)  # typing: checked by sample_skip_reason
         self.learner.add_sample(domain, Page.from_response(response))

@@ -57,8 +57,7 @@ class BoilerplatePipeline:
         self.fields = ItemFields(self.config.output_fields)
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
-        # Per-item stats: Scrapy's collector looks each method up through a Python __getattribute__.
-        self._inc_stat = self.stats.inc_value
+        self.count = learner.count
         self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
 
     @classmethod
@@ -103,11 +102,11 @@ class BoilerplatePipeline:
             return model
         held = self.learner.hold.hold(domain, size)
         if held is None:
-            self.stats.inc_value(keys.ITEMS_HOLD_FULL)
+            self.count(keys.ITEMS_HOLD_FULL)
             return None
-        self.stats.inc_value(keys.ITEMS_HELD)
+        self.count(keys.ITEMS_HELD)
         reason = await maybe_deferred_to_future(held)
-        self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=reason))
+        self.count(keys.ITEMS_RELEASED.format(reason=reason))
         return self.learner.model_for(domain) if reason == MODEL else None
 
     async def _clean(self, model: SiteModel | None, html: str, url: str) -> tuple[CleanedPage | None, bool]:
@@ -121,7 +120,7 @@ class BoilerplatePipeline:
                 cleaned = await self.cleaner.clean(candidate, html, url)
                 return cleaned, candidate is self.learner.fallback
             except Exception as exc:  # degrade, never crash: the item goes on
-                self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
+                self.count(keys.ERRORS.format(kind=type(exc).__name__))
                 logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, url, exc)
         return None, False
 
@@ -141,7 +140,7 @@ class BoilerplatePipeline:
         if self.config.model_field:
             values[self.config.model_field] = cleaned.model + (FALLBACK_MARK if fallback else "")
         self.fields.set_many(fields, values)
-        inc = self._inc_stat
+        inc = self.count
         key = self._cleaned_keys.get(cleaned.model)
         if key is None:
             key = self._cleaned_keys[cleaned.model] = keys.ITEMS_CLEANED.format(model=cleaned.model)
@@ -152,7 +151,7 @@ class BoilerplatePipeline:
         inc(keys.CHARS_REMOVED, cleaned.removed_chars)
 
     def _skip(self, item: Any, reason: str) -> Any:
-        self.stats.inc_value(keys.ITEMS_SKIPPED.format(reason=reason))
+        self.count(keys.ITEMS_SKIPPED.format(reason=reason))
         return item
 
     def _undeclared(self, item: Any) -> Any:

@@ -46,9 +46,12 @@ class BoilerplateSpiderMiddleware:
 
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Any = None) -> AsyncIterator[Any]:
-        """Async callbacks."""
-        opted_out = _opted_out(response)
+        """Async callbacks (every callback's output, in Scrapy 2.13+)."""
+        if not _opted_out(response):  # the usual case: pass everything on, checking nothing per output
+            async for output in result:
+                yield output
+            return
         async for output in result:
-            if opted_out and is_item(output):
+            if is_item(output):
                 self.learner.mark_opt_out(output)
             yield output

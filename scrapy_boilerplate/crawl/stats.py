@@ -1,6 +1,12 @@
-"""Stats keys of the plugin, all under ``boilerplate/`` (``component/event[/detail]``, as Scrapy does)."""
+"""Stats keys of the plugin, all under ``boilerplate/`` (``component/event[/detail]``, as Scrapy does),
+and the counter the plugin increments them with."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scrapy.statscollectors import StatsCollector
 
 PREFIX = "boilerplate/"
 
@@ -35,3 +41,26 @@ ALL_KEYS: tuple[str, ...] = (
     CHARS_REMOVED, REMOVED_SHARE, ERRORS, STORE_LOADED, STORE_SAVED, STORE_CORRUPT, STORE_ERRORS,
     MODELS_SHARED, MODELS_REFITTED, DRIFT_DETECTED,
 )
+
+
+def counter(stats: Any) -> Callable[..., None]:
+    """``stats.inc_value(key, count=1)``, without Scrapy's per-call shims on its own dict-backed collectors.
+
+    Scrapy 2.19's ``StatsCollector`` runs a Python ``__getattribute__`` on every attribute access
+    (raising and catching an AttributeError on each ``self._stats``) and wraps ``inc_value`` in a
+    check of a deprecated ``spider`` argument: ~14k instructions per increment, against ~3k for
+    the same update of the collector's dict.  Collectors with their own ``inc_value`` (e.g.
+    ``DummyStatsCollector``, or one that forwards to a metrics service) keep their method.
+    """
+    cls = type(stats)
+    read = object.__getattribute__
+    if (getattr(cls, "inc_value", None) is not StatsCollector.inc_value
+            or cls.__getattribute__ is not StatsCollector.__getattribute__
+            or not isinstance(getattr(stats, "_stats", None), dict)):
+        return stats.inc_value
+
+    def inc_value(key: str, count: Any = 1) -> None:
+        values = read(stats, "_stats")  # looked up each time: set_stats may replace the dict
+        values[key] = values.setdefault(key, 0) + count
+
+    return inc_value

@@ -50,6 +50,12 @@ def _may_have_own_text(element: lxml.etree._Element, tags: frozenset[str]) -> bo
     return False
 
 
+def _holds_only_blocks(element: lxml.etree._Element, tags: frozenset[str]) -> bool:
+    """True when ``element`` has a child element and holds nothing but blocks and blank text: a
+    non-leaf block whose own text is empty."""
+    return not _may_have_own_text(element, tags) and any(isinstance(child.tag, str) for child in element)
+
+
 def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     """Text of ``element`` that does not sit inside a nested block."""
     if not _may_have_own_text(element, tags):
@@ -105,11 +111,19 @@ class BlockWalk:
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
         self.root = root
         self.tags = frozenset(tags)
-        # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves both the
-        # blocks' order and ``contains`` (no tags: ``iter`` gives every node, and nothing contains a block)
+        # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
+        # order and, when asked for, ``contains``
         self.blocks = list(root.iter(*self.tags))
-        self.contains = _ancestors_of(root, self.blocks) if self.tags else set()
+        self._contains: set[lxml.etree._Element] | None = None
         self._needs_layout: set[lxml.etree._Element] | None = None
+
+    @property
+    def contains(self) -> set[lxml.etree._Element]:
+        """Elements with a block descendant (non-leaf blocks); found on first use."""
+        if self._contains is None:
+            # (no tags: ``iter`` gave every node, and nothing contains a block)
+            self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
+        return self._contains
 
     @property
     def needs_layout(self) -> set[lxml.etree._Element]:
@@ -120,23 +134,26 @@ class BlockWalk:
             self._needs_layout = _ancestors_of(self.root, self.root.iterdescendants(*layout)) if layout else set()
         return self._needs_layout
 
-    def elements(self) -> Iterator[tuple[lxml.etree._Element, bool]]:
-        """``(element, leaf)`` for every element with a block tag, in document order.
-
-        A non-leaf element is a block only when :meth:`text` gives it text of its own.
-        """
-        contains = self.contains
-        for el in self.blocks:
-            yield el, el not in contains
+    def elements(self) -> Iterator[lxml.etree._Element]:
+        """Every element with a block tag, in document order (a non-leaf one is a block only when
+        :meth:`text` gives it text of its own)."""
+        return iter(self.blocks)
 
     def text(self, element: lxml.etree._Element, leaf: bool) -> str:
         """The block text of ``element``: all of it for a leaf, its own inline text otherwise."""
         return _leaf_text(element, self.needs_layout) if leaf else _own_inline_text(element, self.tags)
 
-    def length(self, element: lxml.etree._Element, leaf: bool) -> int:
-        """``len(self.text(element, leaf))``, without keeping the text (the collapsed string's ``len``
-        is the cheapest exact count: summing word lengths in Python is slower than the C join)."""
-        return len(self.text(element, leaf))
+    def length(self, element: lxml.etree._Element) -> int:
+        """``len`` of the block text of ``element`` (one of :meth:`elements`), without keeping the text.
+
+        A container of blocks with no text of its own (most non-leaf blocks) is answered from its
+        children alone, so a caller that measures only those never finds the page's leaf blocks.
+        (The collapsed string's ``len`` is the cheapest exact count: summing word lengths in Python
+        is slower than the C join.)
+        """
+        if _holds_only_blocks(element, self.tags):
+            return 0
+        return len(self.text(element, element not in self.contains))
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

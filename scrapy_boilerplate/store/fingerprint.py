@@ -80,7 +80,13 @@ class _Signer:
     def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
         """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
         steps = self.steps
-        key = (prefix, node.tag, node.get("id"), node.get("class"))
+        element_id = element_class = None
+        for name, value in node.items():  # one call for all attributes: cheaper than two get()s
+            if name == "id":
+                element_id = value
+            elif name == "class":
+                element_class = value
+        key = (prefix, node.tag, element_id, element_class)
         signature = steps.get(key)
         if signature is None:
             digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
@@ -149,11 +155,11 @@ class Fingerprint:
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element, leaf in walk.elements():
+        for element in walk.elements():
             if signature_of(element) in known:
-                seen_blocks.append((element, leaf))
+                seen_blocks.append(element)
             else:
-                unseen += walk.length(element, leaf)
+                unseen += walk.length(element)
         if not unseen:
             return 0.0
-        return unseen / (unseen + sum(walk.length(element, leaf) for element, leaf in seen_blocks))
+        return unseen / (unseen + sum(map(walk.length, seen_blocks)))
