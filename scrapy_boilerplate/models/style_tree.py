@@ -173,7 +173,7 @@ class StyleTreeModel(SiteModel):
         regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
-        removal = Removal(measure(body, collapsed_length, skip=noisy) if body not in noisy else {body: Lengths()})
+        removal = Removal.measured(body, noisy)
         for el, reason in noisy.items():
             removal.record(el, reason, Lengths(_visible_chars(el)))
         if self.uses_local_noise and self.variant == "paper":
@@ -206,7 +206,7 @@ class StyleTreeModel(SiteModel):
         if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
             # SST took (nearly) everything: the sample repeated this page's article (blog front
             # pages) or the page is unlike the sample.  Pick the main text without SST.
-            alone = Removal(measure(body, collapsed_length))
+            alone = Removal.measured(body)
             alone_main = find_main_text(body, alone)
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
