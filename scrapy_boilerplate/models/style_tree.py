@@ -67,9 +67,13 @@ def _chars(removal: Removal, el: lxml.etree._Element) -> int:
 
 def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset()) -> lxml.etree._Element:
     """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched)."""
+    removed = removal.removed
+    gone = {theirs for theirs in el.iter() if theirs in removed and theirs not in spared}
     out = copy.deepcopy(el)
     out.tail = None
-    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed and theirs not in spared]
+    if not gone:  # (the usual case on template pages: the copy's elements are never made into objects)
+        return out
+    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in gone]
     for mine in doomed:
         if mine is out:
             return lxml.html.Element("div")
