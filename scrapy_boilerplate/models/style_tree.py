@@ -65,10 +65,17 @@ def _chars(removal: Removal, el: lxml.etree._Element) -> int:
     return removal.removed[el][1].text if el in removal.removed else 0
 
 
-def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset()) -> lxml.etree._Element:
-    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched)."""
+def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset(),
+                  share: bool = False) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched).
+
+    With ``share``, ``el`` itself when nothing inside it goes, for a caller that only reads the
+    subtree (its text, and its markup without the tail): no copy made, walked and freed.
+    """
     removed = removal.removed
     gone = {theirs for theirs in el.iter() if theirs in removed and theirs not in spared}
+    if share and not gone:
+        return el
     out = copy.deepcopy(el)
     out.tail = None
     if not gone:  # (the usual case on template pages: the copy's elements are never made into objects)
@@ -185,11 +192,11 @@ class StyleTreeModel(SiteModel):
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
         decided: list[_Decided] = [(r.element, r.kept, _chars(removal, r.element), r.reason) for r in regions]
         if self.variant == "paper":
-            output, score = _copy_without(body, removal), None
+            output, score = _copy_without(body, removal, share=True), None
         else:
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
-        html = lxml.html.tostring(output, encoding="unicode")
+        html = lxml.html.tostring(output, encoding="unicode", with_tail=False)  # (output may be the page's own)
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
                            partial(_named, page.tree, decided))
 
@@ -203,7 +210,8 @@ class StyleTreeModel(SiteModel):
 
     def _main_text(self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided],
                    regions: list[Region]) -> tuple[lxml.etree._Element, float]:
-        """The improved variant: the main text inside what SST kept (appends its decisions)."""
+        """The improved variant: the main text inside what SST kept (appends its decisions); the
+        output may be the page's own element, to be read only."""
         sst_removed = set(removal.removed)
         main = find_main_text(body, removal)
         how = "inside the SST's keep"
@@ -230,7 +238,7 @@ class StyleTreeModel(SiteModel):
                         f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
         decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
                     for el in main.title]
-        output = _copy_without(main.main, removal, spared)
+        output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
             wrapper = lxml.html.Element("div")
             for el in [*(_copy_without(t, removal) for t in main.title), output]:
