@@ -73,15 +73,16 @@ def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset =
     subtree (its text, and its markup without the tail): no copy made, walked and freed.
     """
     removed = removal.removed
-    gone = {theirs for theirs in el.iter() if theirs in removed and theirs not in spared}
+    # Positions in document order (the copy's walk has the same), so the original is walked once.
+    gone = [i for i, theirs in enumerate(el.iter()) if theirs in removed and theirs not in spared]
     if share and not gone:
         return el
     out = copy.deepcopy(el)
     out.tail = None
     if not gone:  # (the usual case on template pages: the copy's elements are never made into objects)
         return out
-    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in gone]
-    for mine in doomed:
+    copies = list(out.iter())
+    for mine in [copies[i] for i in gone]:
         if mine is out:
             return lxml.html.Element("div")
         remove_keeping_tail(mine)
