@@ -33,14 +33,16 @@ class Lengths:
         return self.text - self.link_text
 
 
-def measure(root: Element, text_length: Callable[[str], int] = len,
-            skip: Collection[Element] = ()) -> dict[Element, Lengths]:
+def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collection[Element] = (),
+            attributes: dict[Element, list[tuple[str, str]]] | None = None) -> dict[Element, Lengths]:
     """Lengths of every element under ``root``, children first (in document order).
 
     ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore
     indentation.  Markup length counts tags and text (``<p a="b">`` + ``</p>``, void tags have no
     end tag); comments are expected to be gone.  Subtrees rooted at an element of ``skip`` are
-    measured as if removed (their tails stay).
+    measured as if removed (their tails stay).  ``attributes``, when given, receives the
+    ``(name, value)`` attributes of each measured element that has any (read here for the markup
+    length anyway), children first, so a caller needs no second walk to look at them.
     """
     out: dict[Element, Lengths] = {}
     get = out.get
@@ -51,8 +53,12 @@ def measure(root: Element, text_length: Callable[[str], int] = len,
         tag = el.tag
         size = len(tag)  # ``<tag>`` and, unless void, ``</tag>``
         markup = own + size + 2 if tag in voids else own + size + size + 5
-        for name, value in el.items():  # one call for all attributes (``el.attrib`` builds a proxy first)
-            markup += len(name) + len(value or "") + 4
+        items = el.items()  # one call for all attributes (``el.attrib`` builds a proxy first)
+        if items:
+            for name, value in items:
+                markup += len(name) + len(value or "") + 4
+            if attributes is not None:
+                attributes[el] = items
         text, link_text = own, 0
         for child in el if len(el) else ():  # (no child iterator made for a leaf)
             tail = child.tail

@@ -65,12 +65,24 @@ def _chars(removal: Removal, el: lxml.etree._Element) -> int:
     return removal.removed[el][1].text if el in removal.removed else 0
 
 
-def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset()) -> lxml.etree._Element:
-    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched)."""
+def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset(),
+                  share: bool = False) -> lxml.etree._Element:
+    """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched).
+
+    With ``share``, ``el`` itself when nothing inside it goes, for a caller that only reads the
+    subtree (its text, and its markup without the tail): no copy made, walked and freed.
+    """
+    removed = removal.removed
+    # Positions in document order (the copy's walk has the same), so the original is walked once.
+    gone = [i for i, theirs in enumerate(el.iter()) if theirs in removed and theirs not in spared]
+    if share and not gone:
+        return el
     out = copy.deepcopy(el)
     out.tail = None
-    doomed = [mine for theirs, mine in zip(el.iter(), out.iter()) if theirs in removal.removed and theirs not in spared]
-    for mine in doomed:
+    if not gone:  # (the usual case on template pages: the copy's elements are never made into objects)
+        return out
+    copies = list(out.iter())
+    for mine in [copies[i] for i in gone]:
         if mine is out:
             return lxml.html.Element("div")
         remove_keeping_tail(mine)
@@ -173,7 +185,7 @@ class StyleTreeModel(SiteModel):
         regions = self._regions(body)
         noisy = {r.element: r.reason for r in regions if not r.kept}
         # One measuring pass over what SST kept; noisy subtrees are never measured.
-        removal = Removal(measure(body, collapsed_length, skip=noisy) if body not in noisy else {body: Lengths()})
+        removal = Removal.measured(body, noisy)
         for el, reason in noisy.items():
             removal.record(el, reason, Lengths(_visible_chars(el)))
         if self.uses_local_noise and self.variant == "paper":
@@ -181,11 +193,11 @@ class StyleTreeModel(SiteModel):
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
         decided: list[_Decided] = [(r.element, r.kept, _chars(removal, r.element), r.reason) for r in regions]
         if self.variant == "paper":
-            output, score = _copy_without(body, removal), None
+            output, score = _copy_without(body, removal, share=True), None
         else:
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
-        html = lxml.html.tostring(output, encoding="unicode")
+        html = lxml.html.tostring(output, encoding="unicode", with_tail=False)  # (output may be the page's own)
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
                            partial(_named, page.tree, decided))
 
@@ -199,14 +211,15 @@ class StyleTreeModel(SiteModel):
 
     def _main_text(self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided],
                    regions: list[Region]) -> tuple[lxml.etree._Element, float]:
-        """The improved variant: the main text inside what SST kept (appends its decisions)."""
+        """The improved variant: the main text inside what SST kept (appends its decisions); the
+        output may be the page's own element, to be read only."""
         sst_removed = set(removal.removed)
         main = find_main_text(body, removal)
         how = "inside the SST's keep"
         if _chars(removal, main.main) < FALLBACK_MIN_CHARS:
             # SST took (nearly) everything: the sample repeated this page's article (blog front
             # pages) or the page is unlike the sample.  Pick the main text without SST.
-            alone = Removal(measure(body, collapsed_length))
+            alone = Removal.measured(body)
             alone_main = find_main_text(body, alone)
             if _chars(alone, alone_main.main) >= max(FALLBACK_GAIN * _chars(removal, main.main), FALLBACK_MIN_GAINED):
                 how = f"without the SST (it left under {FALLBACK_MIN_CHARS} chars)"
@@ -226,7 +239,7 @@ class StyleTreeModel(SiteModel):
                         f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
         decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
                     for el in main.title]
-        output = _copy_without(main.main, removal, spared)
+        output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
             wrapper = lxml.html.Element("div")
             for el in [*(_copy_without(t, removal) for t in main.title), output]:
