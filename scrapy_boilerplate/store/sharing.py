@@ -40,7 +40,7 @@ class Learned:
     model: SiteModel
     entry: StoreEntry
     fingerprint: Fingerprint | None
-    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, cleaned, no decisions)
+    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, cleaned without decisions)
 
     @classmethod
     def from_stored(cls, stored: StoredModel) -> Learned:
