@@ -1,4 +1,4 @@
-"""``CleanedPage.decisions`` made on first read: the same tuple as made at once, made once, nothing kept after."""
+"""``CleanedPage.decisions`` and ``.html`` made on first read: the same as made at once, made once, nothing kept after."""
 
 from __future__ import annotations
 
@@ -83,12 +83,49 @@ def _holds_an_element(root: object, depth: int = 6) -> bool:
     return False
 
 
+ALL_SPECS = ["style_tree", "style_tree:variant=paper", "pvalue", "pvalue:variant=paper", "block_dup",
+             "block_dup:variant=paper", "entropy", "ngram", "ngram:variant=paper"]
+
+
+def _fitted(spec: str):
+    name, _, variant = spec.partition(":variant=")
+    return create_model(name, **({"variant": variant} if variant else {})).fit([_page(i) for i in range(20)])
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_cleaned_html_read_late_is_the_html_read_at_once(spec: str):
+    model = _fitted(spec)
+    late = [model.clean(_page(i)) for i in range(20, 30)]  # read after every other clean of the model
+    at_once = [model.clean(_page(i)).html for i in range(20, 30)]
+    assert [c.html for c in late] == at_once
+    assert all(h.startswith("<") and h.endswith(">") for h in at_once)
+    kept_words = [c.text.split()[:3] for c in late if c.text]
+    assert kept_words and all(all(w in h for w in words) for words, h in zip(kept_words, at_once))
+
+
+def test_cleaned_html_is_made_once_and_travels_made():
+    calls: list[int] = []
+
+    def make() -> str:
+        calls.append(1)
+        return "<p>main</p>"
+
+    cleaned = CleanedPage("main", make, "t", 312, 300)
+    given = CleanedPage("main", "<p>main</p>", "t", 312, 300)
+    assert calls == [] and cleaned.removed_share == 12 / 312
+    assert cleaned.html == "<p>main</p>" and cleaned.html is cleaned.html and calls == [1]
+    assert pickle.loads(pickle.dumps(CleanedPage("main", make, "t", 312, 300))) == given
+    assert copy.deepcopy(CleanedPage("main", make, "t", 312, 300)).__dict__["_html"] == "<p>main</p>"
+
+
 def test_a_read_lets_the_page_tree_go():
     model = create_model("style_tree").fit([_page(i) for i in range(20)])
     cleaned = model.clean(_page(25))
-    assert _holds_an_element(cleaned)  # the unread decisions still need it to name their elements
+    assert _holds_an_element(cleaned)  # the unread decisions and HTML still need it
     decisions = cleaned.decisions
-    assert not _holds_an_element(cleaned) and cleaned.decisions is decisions
+    assert _holds_an_element(cleaned)  # the HTML is not serialised yet
+    html = cleaned.html
+    assert not _holds_an_element(cleaned) and cleaned.decisions is decisions and cleaned.html is html
 
 
 def test_pages_prepared_by_a_crawl_fit_hold_no_parsed_tree(tmp_path):

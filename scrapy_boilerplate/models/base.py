@@ -41,16 +41,19 @@ class Decision:
 Decisions = tuple[Decision, ...]
 
 
-class _DeferredDecisions:
-    """The ``decisions`` field: given as a tuple or as a function making it, called on first read.
+class _Deferred:
+    """A field of :class:`CleanedPage` given as a value or as a function making it, called on first read.
 
-    A crawl never reads decisions (they are for the inspection report), so a model may hand over
-    a function instead of naming every region on every clean; its result is kept for later reads.
+    A crawl reads neither the cleaned HTML (unless BOILERPLATE_CLEANED_HTML_FIELD is set) nor the
+    decisions (they are for the inspection report), so a model may hand over functions instead of
+    serialising its output and naming every region on every clean; what they return is kept.
     """
 
-    slot = "_decisions"  # where the instance keeps the tuple or the function
+    def __init__(self, slot: str, default: Any = None) -> None:
+        self.slot = slot  # where the instance keeps the value or the function
+        self.default = default  # what the dataclass __init__ stores when the field was not given
 
-    def __get__(self, page: CleanedPage | None, owner: type | None = None) -> Decisions | _DeferredDecisions:
+    def __get__(self, page: CleanedPage | None, owner: type | None = None) -> Any:
         if page is None:
             return self  # read off the class: the field's default
         value = page.__dict__[self.slot]
@@ -58,21 +61,24 @@ class _DeferredDecisions:
             value = page.__dict__[self.slot] = value()
         return value
 
-    def __set__(self, page: CleanedPage, value: Decisions | Callable[[], Decisions]) -> None:
+    def __set__(self, page: CleanedPage, value: Any) -> None:
         # only the dataclass __init__ gets here (the class is frozen); it passes this very object
-        # when no decisions were given, as it is the field's default
-        page.__dict__[self.slot] = () if value is self else value
+        # when the field was not given, as it is the field's default
+        page.__dict__[self.slot] = self.default if value is self else value
 
     def __repr__(self) -> str:
-        return "()"  # the default as signatures show it
+        return repr(self.default)  # the default as signatures show it
 
 
 @dataclass(frozen=True)
 class CleanedPage:
     """What cleaning a page gives: the main text, the cleaned HTML, and how much was removed.
 
-    ``decisions`` may be passed as a zero-argument function returning the tuple: it is called the
-    first time :attr:`decisions` is read (never, in a crawl), and what it returned is kept.
+    ``html`` and ``decisions`` may each be passed as a zero-argument function returning the value:
+    it is called the first time the field is read (in a crawl, the HTML only when an item field
+    receives it, the decisions never), and what it returned is kept.  Such a function reads the
+    page's tree, which is read-only (:class:`~scrapy_boilerplate.page.Page`), so it gives what it
+    would have given during the clean.
     """
 
     text: str
@@ -81,11 +87,11 @@ class CleanedPage:
     total_chars: int
     kept_chars: int
     score: float | None = None
-    decisions: Decisions = field(default=_DeferredDecisions(), repr=False)  # type: ignore[assignment]
+    decisions: Decisions = field(default=_Deferred("_decisions", ()), repr=False)  # type: ignore[assignment]
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled and deep-copied with the decisions made (a function of a clean may not pickle)."""
-        return {**self.__dict__, _DeferredDecisions.slot: self.decisions}
+        """Pickled and deep-copied with every deferred field made (a function of a clean may not pickle)."""
+        return {**self.__dict__, "_html": self.html, "_decisions": self.decisions}
 
     @property
     def removed_chars(self) -> int:
@@ -96,6 +102,10 @@ class CleanedPage:
     def removed_share(self) -> float:
         """Share of the page's visible text that was removed, in [0, 1]."""
         return self.removed_chars / self.total_chars if self.total_chars else 0.0
+
+
+# ``html`` has no default, so its descriptor is set on the class after the dataclass took its fields.
+CleanedPage.html = _Deferred("_html")  # type: ignore[assignment]
 
 
 class SiteModel(abc.ABC):

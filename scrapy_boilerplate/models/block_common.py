@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html as html_lib
 import zlib
+from functools import partial
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -73,6 +74,10 @@ def _block_html(block: Block) -> str:
     return f"<p>{html_lib.escape(block.text)}</p>"
 
 
+def _kept_html(kept: Sequence[Block]) -> str:
+    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
+
+
 def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdict], model: str,
              score: float | None = None) -> CleanedPage:
     """The cleaned page made of the kept blocks, with one decision per block; ``score`` defaults
@@ -81,7 +86,7 @@ def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdic
     kept = [block for block, verdict in zip(blocks, verdicts) if verdict.kept]
     text = BLOCK_SEPARATOR.join(block.text for block in kept)
     total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
-    html = "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
+    html = partial(_kept_html, kept)  # serialised when read
     decisions = tuple(
         Decision(getpath(block.element), verdict.kept, len(block.text), verdict.reason)
         for block, verdict in zip(blocks, verdicts)

@@ -15,6 +15,7 @@ future-work idea: ``<`` and ``>`` may only open or close an n-gram.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import lxml.html
@@ -129,7 +130,7 @@ class NGramModel(SiteModel):
         decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
                           for s, e, gone in removed.ranges())
         kept_share = 1.0 - removed.removed / removed.length if removed.length else 1.0
-        html = lxml.html.tostring(body, encoding="unicode")
+        html = partial(lxml.html.tostring, body, encoding="unicode")  # serialised when read
         return CleanedPage(text, html, self.name, total, min(len(text), total), kept_share, decisions)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -13,6 +13,7 @@ development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue_reg
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import lxml.etree
 import lxml.html
@@ -161,6 +162,6 @@ class PValueModel(SiteModel):
             refinement = refine_region_explained(result.tree, main, result.lengths)
             main = refinement.region
         text = to_text(main)
-        html = lxml.html.tostring(main, encoding="unicode")
+        html = partial(lxml.html.tostring, main, encoding="unicode")  # serialised when read
         decisions = explain(result, main, len(text), refinement)
         return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, decisions)

@@ -197,7 +197,8 @@ class StyleTreeModel(SiteModel):
         else:
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
-        html = lxml.html.tostring(output, encoding="unicode", with_tail=False)  # (output may be the page's own)
+        # serialised when read (output may be the page's own element: the page is read-only)
+        html = partial(lxml.html.tostring, output, encoding="unicode", with_tail=False)
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
                            partial(_named, page.tree, decided))
 

@@ -140,7 +140,8 @@ class SharedLearning:
         # The prepared pages serve their items, which never carry decisions (they are for the
         # inspection report): drop them.  Unread, they would keep each page's parsed tree (~0.5 MB on
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
-        # instructions a page (naming every region by path), 5 M per fitted domain.
+        # instructions a page (naming every region by path), 5 M per fitted domain.  ``replace``
+        # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
         prepared = {page.url: (page.html, replace(c, decisions=())) for page, c in zip(pages, cleaned)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
         return Learned(model, entry, fingerprint, prepared), stored_ok
