@@ -50,10 +50,23 @@ def _may_have_own_text(element: lxml.etree._Element, tags: frozenset[str]) -> bo
     return False
 
 
-def _holds_only_blocks(element: lxml.etree._Element, tags: frozenset[str]) -> bool:
+def _holds_only_blocks(element: lxml.etree._Element, blocks: set[lxml.etree._Element]) -> bool:
     """True when ``element`` has a child element and holds nothing but blocks and blank text: a
-    non-leaf block whose own text is empty."""
-    return not _may_have_own_text(element, tags) and any(isinstance(child.tag, str) for child in element)
+    non-leaf block whose own text is empty.  ``blocks`` holds the block elements of its walk, so
+    a child is tested by identity rather than by reading its tag (which builds a string)."""
+    text = element.text
+    if text and not text.isspace():
+        return False
+    has_element = False
+    for child in element:
+        if child in blocks:
+            has_element = True
+        elif isinstance(child.tag, str):  # an inline element: it may hold text
+            return False
+        tail = child.tail
+        if tail and not tail.isspace():
+            return False
+    return has_element
 
 
 def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
@@ -69,6 +82,26 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
         if node.tail:
             parts.append(node.tail)
     return normalize_space(" ".join(parts))
+
+
+def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: set[lxml.etree._Element]) -> bool:
+    """``bool(_own_inline_text(element, tags))``, decided from ``element``'s text and its children's
+    tails and texts when one of them shows a visible character or none can hold any (``blocks``
+    holds the block elements of its walk); else from the full walk."""
+    text = element.text
+    if text and not text.isspace():
+        return True
+    inline = False
+    for child in element:
+        tail = child.tail
+        if tail and not tail.isspace():
+            return True
+        if child not in blocks and isinstance(child.tag, str):
+            text = child.text
+            if text and not text.isspace():
+                return True
+            inline = True  # blank itself, but its descendants may hold text
+    return inline and bool(_own_inline_text(element, tags))
 
 
 def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
@@ -115,7 +148,11 @@ class BlockWalk:
         # order and, when asked for, ``contains``
         self.blocks = list(root.iter(*self.tags))
         self._contains: set[lxml.etree._Element] | None = None
+        # (to_text drops the text of a non-content root, so has_text trusts a leaf's own text
+        # only when no block tag is a non-content tag: always, with BLOCK_TAGS)
+        self._leading_text_counts = self.tags.isdisjoint(NON_CONTENT_TAGS)
         self._needs_layout: set[lxml.etree._Element] | None = None
+        self._block_set: set[lxml.etree._Element] | None = None
 
     @property
     def contains(self) -> set[lxml.etree._Element]:
@@ -124,6 +161,13 @@ class BlockWalk:
             # (no tags: ``iter`` gave every node, and nothing contains a block)
             self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
         return self._contains
+
+    @property
+    def block_set(self) -> set[lxml.etree._Element]:
+        """The elements of :meth:`elements` as a set; made on first use."""
+        if self._block_set is None:
+            self._block_set = set(self.blocks)
+        return self._block_set
 
     @property
     def needs_layout(self) -> set[lxml.etree._Element]:
@@ -151,9 +195,37 @@ class BlockWalk:
         (The collapsed string's ``len`` is the cheapest exact count: summing word lengths in Python
         is slower than the C join.)
         """
-        if _holds_only_blocks(element, self.tags):
+        if _holds_only_blocks(element, self.block_set):
             return 0
         return len(self.text(element, element not in self.contains))
+
+    def lengths(self) -> list[int]:
+        """``len`` of the block text of every one of :meth:`elements`, in order (0 for a non-leaf
+        block with no text of its own): what :func:`block_lengths` gives, with the empty ones."""
+        tags, contains, needs_layout = self.tags, self.contains, self.needs_layout
+        return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
+                for el in self.blocks]
+
+    def has_text(self, element: lxml.etree._Element) -> bool:
+        """``self.length(element) > 0``, without measuring the text when the element's own text, or
+        its first child's, shows a visible character (the usual case: the drift fingerprint asks
+        this of every block, and measures few)."""
+        if element in self.contains:
+            return _has_own_text(element, self.tags, self.block_set)
+        if self._leading_text_counts:
+            # a leaf's text starts with its own and its first child's (normalize_space keeps a
+            # visible character; to_text skips a non-content element, raw_text a comment)
+            text = element.text
+            if text and not text.isspace():
+                return True
+            for child in element:
+                tag = child.tag
+                if isinstance(tag, str) and tag not in NON_CONTENT_TAGS:
+                    text = child.text
+                    if text and not text.isspace():
+                        return True
+                break
+        return bool(_leaf_text(element, self.needs_layout))
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

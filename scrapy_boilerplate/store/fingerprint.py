@@ -17,22 +17,33 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html.blocks import BlockWalk, block_lengths
+from scrapy_boilerplate.html.blocks import BlockWalk
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
 SIGNATURE_BYTES = 8  # 64-bit signatures: collisions are negligible for a site's few thousand regions
 
 
-def _step(element: lxml.etree._Element) -> str:
+def _step(tag: str, element_id: str | None, element_class: str | None) -> str:
     """One element's contribution to a path: tag, id and class tokens with digits removed."""
-    names = [element.tag]
-    element_id = element.get("id")
+    names = [tag]
     if element_id:
         names.append("#" + _DIGITS.sub("", element_id))
-    classes = sorted({_DIGITS.sub("", token) for token in (element.get("class") or "").split()})
+    classes = sorted({_DIGITS.sub("", token) for token in (element_class or "").split()})
     names.extend("." + token for token in classes if token)
     return "".join(names)
+
+
+def _new_signature(steps: StepMemo, key: tuple[str, str, str | None, str | None]) -> str:
+    """Hash and memoise the path ``key`` (parent path, tag, id, class) names: a memo miss."""
+    prefix, tag, element_id, element_class = key
+    digest = hashlib.blake2b((prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"),
+                             digest_size=SIGNATURE_BYTES)
+    signature = digest.hexdigest()
+    if len(steps) >= STEP_MEMO_LIMIT:
+        steps.clear()
+    steps[key] = signature
+    return signature
 
 
 # Most memoised path steps kept per fingerprint (a site template has a few hundred).
@@ -79,7 +90,6 @@ class _Signer:
 
     def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
         """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
-        steps = self.steps
         element_id = element_class = None
         for name, value in node.items():  # one call for all attributes: cheaper than two get()s
             if name == "id":
@@ -87,15 +97,41 @@ class _Signer:
             elif name == "class":
                 element_class = value
         key = (prefix, node.tag, element_id, element_class)
-        signature = steps.get(key)
+        signature = self.steps.get(key)
         if signature is None:
-            digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-            signature = digest.hexdigest()
-            if len(steps) >= STEP_MEMO_LIMIT:
-                steps.clear()
-            steps[key] = signature
+            signature = _new_signature(self.steps, key)
         self.by_element[node] = signature
         return signature
+
+    def blocks(self, blocks: list[lxml.etree._Element]) -> list[str]:
+        """The signatures of ``blocks`` (elements in document order), each from its parent's.
+
+        :meth:`__call__` inlined into one loop: a block's parent is almost always an earlier
+        block, signed just before, so a page costs one dict lookup and one memo lookup per block.
+        """
+        steps_get = self.steps.get
+        by_element = self.by_element
+        signed = by_element.get
+        signatures = []
+        append = signatures.append
+        for node in blocks:
+            parent = node.getparent()
+            prefix = signed(parent)
+            if prefix is None:
+                prefix = "" if parent is None else self._sign_ancestors(parent)
+            element_id = element_class = None
+            for name, value in node.items():
+                if name == "id":
+                    element_id = value
+                elif name == "class":
+                    element_class = value
+            key = (prefix, node.tag, element_id, element_class)
+            signature = steps_get(key)
+            if signature is None:
+                signature = _new_signature(self.steps, key)
+            by_element[node] = signature
+            append(signature)
+        return signatures
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -103,12 +139,21 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 
     ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
     """
-    signature_of = _Signer(steps if steps is not None else {})
+    walk = BlockWalk(page.body)
     chars: Counter[str] = Counter()
-    for element, length in block_lengths(page.body):
+    for signature, length in zip(_Signer(steps if steps is not None else {}).blocks(walk.blocks), walk.lengths()):
         if length:
-            chars[signature_of(element)] += length
+            chars[signature] += length
     return chars
+
+
+def _signed_text_blocks(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[tuple[lxml.etree._Element, str]]]:
+    """The walk of ``page`` and its blocks that have text, each with its signature: the keys of
+    :func:`block_signatures` without measuring the text (most blocks show theirs at once)."""
+    walk = BlockWalk(page.body)
+    has_text = walk.has_text
+    return walk, [(element, signature) for element, signature in zip(walk.blocks, _Signer(steps).blocks(walk.blocks))
+                  if has_text(element)]
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -130,14 +175,24 @@ class Fingerprint:
 
     @classmethod
     def of(cls, pages: Iterable[Page]) -> Fingerprint:
-        """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed."""
+        """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed.
+
+        A page whose regions all show on some other page has a share of 0 whatever its text, so
+        block texts are measured only on pages with a region of their own.
+        """
         steps: StepMemo = {}
-        per_page = [block_signatures(page, steps) for page in pages]
+        per_page = [_signed_text_blocks(page, steps) for page in pages]
         page_counts: Counter[str] = Counter()
-        for chars in per_page:
-            page_counts.update(chars.keys())
+        for _, blocks in per_page:
+            page_counts.update({signature for _, signature in blocks})
         shares = []
-        for chars in per_page:
+        for walk, blocks in per_page:
+            if all(page_counts[signature] > 1 for _, signature in blocks):
+                shares.append(0.0)  # (what unseen_share gives when every signature is known)
+                continue
+            chars: Counter[str] = Counter()
+            for element, signature in blocks:
+                chars[signature] += walk.length(element)
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
         mean = sum(shares) / len(shares) if shares else 0.0
@@ -151,12 +206,11 @@ class Fingerprint:
         template (the usual case) costs its block signatures and no text at all.
         """
         walk = BlockWalk(page.body)
-        signature_of = _Signer(self._steps)
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element in walk.elements():
-            if signature_of(element) in known:
+        for element, signature in zip(walk.blocks, _Signer(self._steps).blocks(walk.blocks)):
+            if signature in known:
                 seen_blocks.append(element)
             else:
                 unseen += walk.length(element)
