@@ -141,12 +141,15 @@ class BlockWalk:
     those whose text needs the full :func:`to_text` walk.
     """
 
-    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
+    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
+                 blocks: list[lxml.etree._Element] | None = None) -> None:
+        """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
+        when the caller has found them already."""
         self.root = root
         self.tags = frozenset(tags)
         # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
         # order and, when asked for, ``contains``
-        self.blocks = list(root.iter(*self.tags))
+        self.blocks = list(root.iter(*self.tags)) if blocks is None else blocks
         self._contains: set[lxml.etree._Element] | None = None
         # (to_text drops the text of a non-content root, so has_text trusts a leaf's own text
         # only when no block tag is a non-content tag: always, with BLOCK_TAGS)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html.blocks import BlockWalk
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS, BlockWalk
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
@@ -103,18 +103,24 @@ class _Signer:
         self.by_element[node] = signature
         return signature
 
-    def blocks(self, blocks: list[lxml.etree._Element]) -> list[str]:
-        """The signatures of ``blocks`` (elements in document order), each from its parent's.
+    def blocks(self, root: lxml.etree._Element) -> tuple[list[lxml.etree._Element], list[str]]:
+        """The block elements of ``root`` (:attr:`BlockWalk.blocks`) and their signatures, in document order.
 
-        :meth:`__call__` inlined into one loop: a block's parent is almost always an earlier
-        block, signed just before, so a page costs one dict lookup and one memo lookup per block.
+        One loop over the tree that reads each element's tag once, both to tell a block and for
+        its signature (lxml's own tag filter sets up a matcher of all block tags per walk, which
+        costs more than the tags of a crawled page's few non-block elements).  A block's parent
+        is almost always an earlier block, signed just before: one dict lookup gives its path.
         """
+        tags = BLOCK_TAGS
         steps_get = self.steps.get
         by_element = self.by_element
         signed = by_element.get
-        signatures = []
-        append = signatures.append
-        for node in blocks:
+        blocks: list[lxml.etree._Element] = []
+        signatures: list[str] = []
+        for node in root.iter():
+            tag = node.tag
+            if tag not in tags:  # (a comment's tag is a function: not in it either)
+                continue
             parent = node.getparent()
             prefix = signed(parent)
             if prefix is None:
@@ -125,13 +131,21 @@ class _Signer:
                     element_id = value
                 elif name == "class":
                     element_class = value
-            key = (prefix, node.tag, element_id, element_class)
+            key = (prefix, tag, element_id, element_class)
             signature = steps_get(key)
             if signature is None:
                 signature = _new_signature(self.steps, key)
             by_element[node] = signature
-            append(signature)
-        return signatures
+            blocks.append(node)
+            signatures.append(signature)
+        return blocks, signatures
+
+
+def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str]]:
+    """The block walk of ``page`` and the signatures of its blocks, in the same order."""
+    root = page.body
+    blocks, signatures = _Signer(steps).blocks(root)
+    return BlockWalk(root, blocks=blocks), signatures
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -139,9 +153,9 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 
     ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
     """
-    walk = BlockWalk(page.body)
+    walk, signatures = _signed_walk(page, steps if steps is not None else {})
     chars: Counter[str] = Counter()
-    for signature, length in zip(_Signer(steps if steps is not None else {}).blocks(walk.blocks), walk.lengths()):
+    for signature, length in zip(signatures, walk.lengths()):
         if length:
             chars[signature] += length
     return chars
@@ -150,10 +164,9 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 def _signed_text_blocks(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[tuple[lxml.etree._Element, str]]]:
     """The walk of ``page`` and its blocks that have text, each with its signature: the keys of
     :func:`block_signatures` without measuring the text (most blocks show theirs at once)."""
-    walk = BlockWalk(page.body)
+    walk, signatures = _signed_walk(page, steps)
     has_text = walk.has_text
-    return walk, [(element, signature) for element, signature in zip(walk.blocks, _Signer(steps).blocks(walk.blocks))
-                  if has_text(element)]
+    return walk, [(element, signature) for element, signature in zip(walk.blocks, signatures) if has_text(element)]
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -205,11 +218,11 @@ class Fingerprint:
         of blocks in known regions is only measured when some text is unseen: a page of a known
         template (the usual case) costs its block signatures and no text at all.
         """
-        walk = BlockWalk(page.body)
+        walk, signatures = _signed_walk(page, self._steps)
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element, signature in zip(walk.blocks, _Signer(self._steps).blocks(walk.blocks)):
+        for element, signature in zip(walk.blocks, signatures):
             if signature in known:
                 seen_blocks.append(element)
             else:
