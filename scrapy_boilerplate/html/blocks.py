@@ -104,13 +104,35 @@ def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: se
     return inline and bool(_own_inline_text(element, tags))
 
 
-def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
-    """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant."""
+def _starts_with_text(element: lxml.etree._Element) -> bool:
+    """True when ``element``'s text, or its first child element's, has a visible character: then
+    its leaf text is not empty (both raw_text and to_text start with these, unless to_text skips a
+    non-content child; normalize_space keeps every visible character)."""
+    text = element.text
+    if text and not text.isspace():
+        return True
+    for child in element:
+        tag = child.tag
+        if isinstance(tag, str) and tag not in NON_CONTENT_TAGS:
+            text = child.text
+            return bool(text) and not text.isspace()
+        return False
+    return False
+
+
+def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element],
+                  parents: Iterable[lxml.etree._Element | None] | None = None) -> set[lxml.etree._Element]:
+    """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant.
+
+    ``parents`` may give each node's parent, in the same order, when the caller has them.
+    """
     marked: set[lxml.etree._Element] = set()
-    for node in nodes:
+    if parents is None:
+        nodes = list(nodes)  # (it may be an iterator)
+        parents = map(lxml.etree._Element.getparent, nodes)
+    for node, parent in zip(nodes, parents):
         if node is root:
             continue
-        parent = node.getparent()
         while parent is not None and parent not in marked:
             marked.add(parent)
             if parent is root:
@@ -142,18 +164,17 @@ class BlockWalk:
     """
 
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
-                 blocks: list[lxml.etree._Element] | None = None) -> None:
+                 blocks: list[lxml.etree._Element] | None = None,
+                 parents: list[lxml.etree._Element | None] | None = None) -> None:
         """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
-        when the caller has found them already."""
+        when the caller has found them already, and ``parents`` their parents."""
         self.root = root
         self.tags = frozenset(tags)
         # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
         # order and, when asked for, ``contains``
         self.blocks = list(root.iter(*self.tags)) if blocks is None else blocks
+        self._parents = parents
         self._contains: set[lxml.etree._Element] | None = None
-        # (to_text drops the text of a non-content root, so has_text trusts a leaf's own text
-        # only when no block tag is a non-content tag: always, with BLOCK_TAGS)
-        self._leading_text_counts = self.tags.isdisjoint(NON_CONTENT_TAGS)
         self._needs_layout: set[lxml.etree._Element] | None = None
         self._block_set: set[lxml.etree._Element] | None = None
 
@@ -162,7 +183,7 @@ class BlockWalk:
         """Elements with a block descendant (non-leaf blocks); found on first use."""
         if self._contains is None:
             # (no tags: ``iter`` gave every node, and nothing contains a block)
-            self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
+            self._contains = _ancestors_of(self.root, self.blocks, self._parents) if self.tags else set()
         return self._contains
 
     @property
@@ -209,26 +230,15 @@ class BlockWalk:
         return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
                 for el in self.blocks]
 
-    def has_text(self, element: lxml.etree._Element) -> bool:
-        """``self.length(element) > 0``, without measuring the text when the element's own text, or
-        its first child's, shows a visible character (the usual case: the drift fingerprint asks
-        this of every block, and measures few)."""
-        if element in self.contains:
-            return _has_own_text(element, self.tags, self.block_set)
-        if self._leading_text_counts:
-            # a leaf's text starts with its own and its first child's (normalize_space keeps a
-            # visible character; to_text skips a non-content element, raw_text a comment)
-            text = element.text
-            if text and not text.isspace():
-                return True
-            for child in element:
-                tag = child.tag
-                if isinstance(tag, str) and tag not in NON_CONTENT_TAGS:
-                    text = child.text
-                    if text and not text.isspace():
-                        return True
-                break
-        return bool(_leaf_text(element, self.needs_layout))
+    def have_text(self) -> list[bool]:
+        """``length(element) > 0`` for every one of :meth:`elements`, in order, without measuring
+        the text of a block whose own text, or its first child's, shows a visible character (the
+        usual case: the drift fingerprint asks this of every block, and measures few)."""
+        tags, contains, block_set = self.tags, self.contains, self.block_set
+        leading = self.tags.isdisjoint(NON_CONTENT_TAGS)  # (to_text gives nothing for a non-content root)
+        return [_has_own_text(element, tags, block_set) if element in contains
+                else (leading and _starts_with_text(element)) or bool(_leaf_text(element, self.needs_layout))
+                for element in self.blocks]
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

@@ -103,8 +103,8 @@ class _Signer:
         self.by_element[node] = signature
         return signature
 
-    def blocks(self, root: lxml.etree._Element) -> tuple[list[lxml.etree._Element], list[str]]:
-        """The block elements of ``root`` (:attr:`BlockWalk.blocks`) and their signatures, in document order.
+    def blocks(self, root: lxml.etree._Element) -> tuple[list[lxml.etree._Element], list[lxml.etree._Element | None], list[str]]:
+        """The block elements of ``root`` (:attr:`BlockWalk.blocks`), their parents and their signatures, in document order.
 
         One loop over the tree that reads each element's tag once, both to tell a block and for
         its signature (lxml's own tag filter sets up a matcher of all block tags per walk, which
@@ -116,6 +116,7 @@ class _Signer:
         by_element = self.by_element
         signed = by_element.get
         blocks: list[lxml.etree._Element] = []
+        parents: list[lxml.etree._Element | None] = []
         signatures: list[str] = []
         for node in root.iter():
             tag = node.tag
@@ -137,15 +138,16 @@ class _Signer:
                 signature = _new_signature(self.steps, key)
             by_element[node] = signature
             blocks.append(node)
+            parents.append(parent)
             signatures.append(signature)
-        return blocks, signatures
+        return blocks, parents, signatures
 
 
 def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str]]:
     """The block walk of ``page`` and the signatures of its blocks, in the same order."""
     root = page.body
-    blocks, signatures = _Signer(steps).blocks(root)
-    return BlockWalk(root, blocks=blocks), signatures
+    blocks, parents, signatures = _Signer(steps).blocks(root)
+    return BlockWalk(root, blocks=blocks, parents=parents), signatures
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -161,12 +163,13 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     return chars
 
 
-def _signed_text_blocks(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[tuple[lxml.etree._Element, str]]]:
-    """The walk of ``page`` and its blocks that have text, each with its signature: the keys of
+def _signed_text_blocks(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[lxml.etree._Element], list[str]]:
+    """The walk of ``page``, its blocks that have text and their signatures: the keys of
     :func:`block_signatures` without measuring the text (most blocks show theirs at once)."""
     walk, signatures = _signed_walk(page, steps)
-    has_text = walk.has_text
-    return walk, [(element, signature) for element, signature in zip(walk.blocks, signatures) if has_text(element)]
+    flags = walk.have_text()
+    return (walk, [element for element, flag in zip(walk.blocks, flags) if flag],
+            [signature for signature, flag in zip(signatures, flags) if flag])
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -196,15 +199,15 @@ class Fingerprint:
         steps: StepMemo = {}
         per_page = [_signed_text_blocks(page, steps) for page in pages]
         page_counts: Counter[str] = Counter()
-        for _, blocks in per_page:
-            page_counts.update({signature for _, signature in blocks})
+        for _, _, signatures in per_page:
+            page_counts.update(set(signatures))
         shares = []
-        for walk, blocks in per_page:
-            if all(page_counts[signature] > 1 for _, signature in blocks):
+        for walk, elements, signatures in per_page:
+            if all(page_counts[signature] > 1 for signature in signatures):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
             chars: Counter[str] = Counter()
-            for element, signature in blocks:
+            for element, signature in zip(elements, signatures):
                 chars[signature] += walk.length(element)
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
