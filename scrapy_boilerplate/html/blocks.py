@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 import lxml.etree
@@ -50,7 +50,7 @@ def _may_have_own_text(element: lxml.etree._Element, tags: frozenset[str]) -> bo
     return False
 
 
-def _holds_only_blocks(element: lxml.etree._Element, blocks: set[lxml.etree._Element]) -> bool:
+def _holds_only_blocks(element: lxml.etree._Element, blocks: Collection[lxml.etree._Element]) -> bool:
     """True when ``element`` has a child element and holds nothing but blocks and blank text: a
     non-leaf block whose own text is empty.  ``blocks`` holds the block elements of its walk, so
     a child is tested by identity rather than by reading its tag (which builds a string)."""
@@ -84,7 +84,7 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     return normalize_space(" ".join(parts))
 
 
-def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: set[lxml.etree._Element]) -> bool:
+def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]) -> bool:
     """``bool(_own_inline_text(element, tags))``, decided from ``element``'s text and its children's
     tails and texts when one of them shows a visible character or none can hold any (``blocks``
     holds the block elements of its walk); else from the full walk."""
@@ -104,20 +104,28 @@ def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: se
     return inline and bool(_own_inline_text(element, tags))
 
 
-def _starts_with_text(element: lxml.etree._Element) -> bool:
-    """True when ``element``'s text, or its first child element's, has a visible character: then
-    its leaf text is not empty (both raw_text and to_text start with these, unless to_text skips a
-    non-content child; normalize_space keeps every visible character)."""
+def _shown_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]) -> bool | None:
+    """Whether a block (of a tag that is not non-content) has block text, when its own text or its
+    first child tells; None when they do not (measure it then).
+
+    Its own text starts both its leaf text and its own inline text, and so does its first child's
+    text when that child is an inline element (to_text skips only non-content ones).  A first child
+    that is a block makes it a non-leaf block, whose own text its children decide.  ``blocks``
+    holds the block elements of its walk.
+    """
     text = element.text
     if text and not text.isspace():
         return True
     for child in element:
+        if child in blocks:
+            return _has_own_text(element, tags, blocks)
         tag = child.tag
         if isinstance(tag, str) and tag not in NON_CONTENT_TAGS:
             text = child.text
-            return bool(text) and not text.isspace()
-        return False
-    return False
+            if text and not text.isspace():
+                return True
+        return None
+    return False  # no child and a blank text
 
 
 def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element],
@@ -165,9 +173,11 @@ class BlockWalk:
 
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
                  blocks: list[lxml.etree._Element] | None = None,
-                 parents: list[lxml.etree._Element | None] | None = None) -> None:
+                 parents: list[lxml.etree._Element | None] | None = None,
+                 block_set: Collection[lxml.etree._Element] | None = None) -> None:
         """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
-        when the caller has found them already, and ``parents`` their parents."""
+        when the caller has found them already, ``parents`` their parents and ``block_set`` the
+        same elements as a collection with a fast ``in`` (a set, a dict's keys)."""
         self.root = root
         self.tags = frozenset(tags)
         # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
@@ -176,7 +186,7 @@ class BlockWalk:
         self._parents = parents
         self._contains: set[lxml.etree._Element] | None = None
         self._needs_layout: set[lxml.etree._Element] | None = None
-        self._block_set: set[lxml.etree._Element] | None = None
+        self._block_set = block_set
 
     @property
     def contains(self) -> set[lxml.etree._Element]:
@@ -187,7 +197,7 @@ class BlockWalk:
         return self._contains
 
     @property
-    def block_set(self) -> set[lxml.etree._Element]:
+    def block_set(self) -> Collection[lxml.etree._Element]:
         """The elements of :meth:`elements` as a set; made on first use."""
         if self._block_set is None:
             self._block_set = set(self.blocks)
@@ -231,14 +241,17 @@ class BlockWalk:
                 for el in self.blocks]
 
     def have_text(self) -> list[bool]:
-        """``length(element) > 0`` for every one of :meth:`elements`, in order, without measuring
-        the text of a block whose own text, or its first child's, shows a visible character (the
-        usual case: the drift fingerprint asks this of every block, and measures few)."""
-        tags, contains, block_set = self.tags, self.contains, self.block_set
-        leading = self.tags.isdisjoint(NON_CONTENT_TAGS)  # (to_text gives nothing for a non-content root)
-        return [_has_own_text(element, tags, block_set) if element in contains
-                else (leading and _starts_with_text(element)) or bool(_leaf_text(element, self.needs_layout))
-                for element in self.blocks]
+        """``length(element) > 0`` for every one of :meth:`elements`, in order, mostly without
+        measuring text or finding the non-leaf blocks (the drift fingerprint asks this of every
+        block, and measures few)."""
+        if not self.tags.isdisjoint(NON_CONTENT_TAGS):  # (to_text gives nothing for a non-content root)
+            return [self.length(element) > 0 for element in self.blocks]
+        tags, block_set = self.tags, self.block_set
+        flags = []
+        for element in self.blocks:
+            shown = _shown_text(element, tags, block_set)
+            flags.append(shown if shown is not None else self.length(element) > 0)
+        return flags
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

@@ -62,6 +62,8 @@ class _Signer:
     def __init__(self, steps: StepMemo) -> None:
         self.steps = steps
         self.by_element: dict[lxml.etree._Element, str] = {}
+        # the blocks signed by :meth:`blocks`, apart: its keys are then exactly the page's blocks
+        self.by_block: dict[lxml.etree._Element, str] = {}
 
     def __call__(self, element: lxml.etree._Element) -> str:
         """The hash of ``element``'s root-to-element path."""
@@ -73,12 +75,14 @@ class _Signer:
 
     def _sign_ancestors(self, element: lxml.etree._Element) -> str:
         """Sign ``element`` and its unsigned ancestors, from the top down (no recursion: deep pages are fine)."""
-        get = self.by_element.get
+        get, get_block = self.by_element.get, self.by_block.get
         chain = []
         node: lxml.etree._Element | None = element
         prefix = ""
         while node is not None:
             signed = get(node)
+            if signed is None:
+                signed = get_block(node)
             if signed is not None:
                 prefix = signed
                 break
@@ -104,7 +108,8 @@ class _Signer:
         return signature
 
     def blocks(self, root: lxml.etree._Element) -> tuple[list[lxml.etree._Element], list[lxml.etree._Element | None], list[str]]:
-        """The block elements of ``root`` (:attr:`BlockWalk.blocks`), their parents and their signatures, in document order.
+        """The block elements of ``root`` (:attr:`BlockWalk.blocks`), their parents and their signatures,
+        in document order (and :attr:`by_block`).
 
         One loop over the tree that reads each element's tag once, both to tell a block and for
         its signature (lxml's own tag filter sets up a matcher of all block tags per walk, which
@@ -113,8 +118,8 @@ class _Signer:
         """
         tags = BLOCK_TAGS
         steps_get = self.steps.get
-        by_element = self.by_element
-        signed = by_element.get
+        by_block = self.by_block
+        signed = by_block.get
         blocks: list[lxml.etree._Element] = []
         parents: list[lxml.etree._Element | None] = []
         signatures: list[str] = []
@@ -136,7 +141,7 @@ class _Signer:
             signature = steps_get(key)
             if signature is None:
                 signature = _new_signature(self.steps, key)
-            by_element[node] = signature
+            by_block[node] = signature
             blocks.append(node)
             parents.append(parent)
             signatures.append(signature)
@@ -146,8 +151,9 @@ class _Signer:
 def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str]]:
     """The block walk of ``page`` and the signatures of its blocks, in the same order."""
     root = page.body
-    blocks, parents, signatures = _Signer(steps).blocks(root)
-    return BlockWalk(root, blocks=blocks, parents=parents), signatures
+    signer = _Signer(steps)
+    blocks, parents, signatures = signer.blocks(root)
+    return BlockWalk(root, blocks=blocks, parents=parents, block_set=signer.by_block.keys()), signatures
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -163,13 +169,12 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     return chars
 
 
-def _signed_text_blocks(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[lxml.etree._Element], list[str]]:
-    """The walk of ``page``, its blocks that have text and their signatures: the keys of
-    :func:`block_signatures` without measuring the text (most blocks show theirs at once)."""
+def _text_signatures(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str], list[bool], set[str]]:
+    """The walk of ``page``, its blocks' signatures, which blocks have text, and the signatures of
+    those: the keys of :func:`block_signatures` without measuring the text."""
     walk, signatures = _signed_walk(page, steps)
     flags = walk.have_text()
-    return (walk, [element for element, flag in zip(walk.blocks, flags) if flag],
-            [signature for signature, flag in zip(signatures, flags) if flag])
+    return walk, signatures, flags, {signature for signature, flag in zip(signatures, flags) if flag}
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -197,18 +202,19 @@ class Fingerprint:
         block texts are measured only on pages with a region of their own.
         """
         steps: StepMemo = {}
-        per_page = [_signed_text_blocks(page, steps) for page in pages]
+        per_page = [_text_signatures(page, steps) for page in pages]
         page_counts: Counter[str] = Counter()
-        for _, _, signatures in per_page:
-            page_counts.update(set(signatures))
+        for *_, keys in per_page:
+            page_counts.update(keys)
         shares = []
-        for walk, elements, signatures in per_page:
-            if all(page_counts[signature] > 1 for signature in signatures):
+        for walk, signatures, flags, keys in per_page:
+            if all(page_counts[signature] > 1 for signature in keys):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
             chars: Counter[str] = Counter()
-            for element, signature in zip(elements, signatures):
-                chars[signature] += walk.length(element)
+            for element, signature, flag in zip(walk.blocks, signatures, flags):
+                if flag:
+                    chars[signature] += walk.length(element)
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
         mean = sum(shares) / len(shares) if shares else 0.0
