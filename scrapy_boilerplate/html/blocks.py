@@ -128,19 +128,13 @@ def _shown_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Coll
     return False  # no child and a blank text
 
 
-def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element],
-                  parents: Iterable[lxml.etree._Element | None] | None = None) -> set[lxml.etree._Element]:
-    """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant.
-
-    ``parents`` may give each node's parent, in the same order, when the caller has them.
-    """
+def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
+    """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant."""
     marked: set[lxml.etree._Element] = set()
-    if parents is None:
-        nodes = list(nodes)  # (it may be an iterator)
-        parents = map(lxml.etree._Element.getparent, nodes)
-    for node, parent in zip(nodes, parents):
+    for node in nodes:
         if node is root:
             continue
+        parent = node.getparent()
         while parent is not None and parent not in marked:
             marked.add(parent)
             if parent is root:
@@ -173,17 +167,15 @@ class BlockWalk:
 
     def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
                  blocks: list[lxml.etree._Element] | None = None,
-                 parents: list[lxml.etree._Element | None] | None = None,
                  block_set: Collection[lxml.etree._Element] | None = None) -> None:
         """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
-        when the caller has found them already, ``parents`` their parents and ``block_set`` the
-        same elements as a collection with a fast ``in`` (a set, a dict's keys)."""
+        when the caller has found them already, and ``block_set`` the same elements as a
+        collection with a fast ``in`` (a set, a dict's keys)."""
         self.root = root
         self.tags = frozenset(tags)
         # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
         # order and, when asked for, ``contains``
         self.blocks = list(root.iter(*self.tags)) if blocks is None else blocks
-        self._parents = parents
         self._contains: set[lxml.etree._Element] | None = None
         self._needs_layout: set[lxml.etree._Element] | None = None
         self._block_set = block_set
@@ -193,7 +185,7 @@ class BlockWalk:
         """Elements with a block descendant (non-leaf blocks); found on first use."""
         if self._contains is None:
             # (no tags: ``iter`` gave every node, and nothing contains a block)
-            self._contains = _ancestors_of(self.root, self.blocks, self._parents) if self.tags else set()
+            self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
         return self._contains
 
     @property
@@ -229,7 +221,7 @@ class BlockWalk:
         (The collapsed string's ``len`` is the cheapest exact count: summing word lengths in Python
         is slower than the C join.)
         """
-        if _holds_only_blocks(element, self.block_set):
+        if self.tags and _holds_only_blocks(element, self.block_set):  # (no tags: every node is a leaf)
             return 0
         return len(self.text(element, element not in self.contains))
 
@@ -244,7 +236,8 @@ class BlockWalk:
         """``length(element) > 0`` for every one of :meth:`elements`, in order, mostly without
         measuring text or finding the non-leaf blocks (the drift fingerprint asks this of every
         block, and measures few)."""
-        if not self.tags.isdisjoint(NON_CONTENT_TAGS):  # (to_text gives nothing for a non-content root)
+        if not self.tags or not self.tags.isdisjoint(NON_CONTENT_TAGS):
+            # (no tags: every node is a leaf; to_text gives nothing for a non-content root)
             return [self.length(element) > 0 for element in self.blocks]
         tags, block_set = self.tags, self.block_set
         flags = []

@@ -107,9 +107,9 @@ class _Signer:
         self.by_element[node] = signature
         return signature
 
-    def blocks(self, root: lxml.etree._Element) -> tuple[list[lxml.etree._Element], list[lxml.etree._Element | None], list[str]]:
-        """The block elements of ``root`` (:attr:`BlockWalk.blocks`), their parents and their signatures,
-        in document order (and :attr:`by_block`).
+    def blocks(self, root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
+        """The block elements of ``root`` (:attr:`BlockWalk.blocks`, in document order) with their
+        signatures: :attr:`by_block`.
 
         One loop over the tree that reads each element's tag once, both to tell a block and for
         its signature (lxml's own tag filter sets up a matcher of all block tags per walk, which
@@ -120,9 +120,6 @@ class _Signer:
         steps_get = self.steps.get
         by_block = self.by_block
         signed = by_block.get
-        blocks: list[lxml.etree._Element] = []
-        parents: list[lxml.etree._Element | None] = []
-        signatures: list[str] = []
         for node in root.iter():
             tag = node.tag
             if tag not in tags:  # (a comment's tag is a function: not in it either)
@@ -142,18 +139,14 @@ class _Signer:
             if signature is None:
                 signature = _new_signature(self.steps, key)
             by_block[node] = signature
-            blocks.append(node)
-            parents.append(parent)
-            signatures.append(signature)
-        return blocks, parents, signatures
+        return by_block
 
 
-def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str]]:
-    """The block walk of ``page`` and the signatures of its blocks, in the same order."""
+def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, dict[lxml.etree._Element, str]]:
+    """The block walk of ``page`` and its blocks' signatures (a dict in the walk's order)."""
     root = page.body
-    signer = _Signer(steps)
-    blocks, parents, signatures = signer.blocks(root)
-    return BlockWalk(root, blocks=blocks, parents=parents, block_set=signer.by_block.keys()), signatures
+    signed = _Signer(steps).blocks(root)
+    return BlockWalk(root, blocks=list(signed), block_set=signed.keys()), signed
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -161,9 +154,9 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 
     ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
     """
-    walk, signatures = _signed_walk(page, steps if steps is not None else {})
+    walk, signed = _signed_walk(page, steps if steps is not None else {})
     chars: Counter[str] = Counter()
-    for signature, length in zip(signatures, walk.lengths()):
+    for signature, length in zip(signed.values(), walk.lengths()):
         if length:
             chars[signature] += length
     return chars
@@ -172,7 +165,8 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 def _text_signatures(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str], list[bool], set[str]]:
     """The walk of ``page``, its blocks' signatures, which blocks have text, and the signatures of
     those: the keys of :func:`block_signatures` without measuring the text."""
-    walk, signatures = _signed_walk(page, steps)
+    walk, signed = _signed_walk(page, steps)
+    signatures = list(signed.values())
     flags = walk.have_text()
     return walk, signatures, flags, {signature for signature, flag in zip(signatures, flags) if flag}
 
@@ -227,11 +221,11 @@ class Fingerprint:
         of blocks in known regions is only measured when some text is unseen: a page of a known
         template (the usual case) costs its block signatures and no text at all.
         """
-        walk, signatures = _signed_walk(page, self._steps)
+        walk, signed = _signed_walk(page, self._steps)
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element, signature in zip(walk.blocks, signatures):
+        for element, signature in signed.items():
             if signature in known:
                 seen_blocks.append(element)
             else:
