@@ -179,6 +179,8 @@ class BlockWalk:
         self._contains: set[lxml.etree._Element] | None = None
         self._needs_layout: set[lxml.etree._Element] | None = None
         self._block_set = block_set
+        # (no tags: every node is a leaf; to_text gives nothing for a non-content root)
+        self._text_shows = bool(self.tags) and self.tags.isdisjoint(NON_CONTENT_TAGS)
 
     @property
     def contains(self) -> set[lxml.etree._Element]:
@@ -232,19 +234,14 @@ class BlockWalk:
         return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
                 for el in self.blocks]
 
-    def have_text(self) -> list[bool]:
-        """``length(element) > 0`` for every one of :meth:`elements`, in order, mostly without
-        measuring text or finding the non-leaf blocks (the drift fingerprint asks this of every
-        block, and measures few)."""
-        if not self.tags or not self.tags.isdisjoint(NON_CONTENT_TAGS):
-            # (no tags: every node is a leaf; to_text gives nothing for a non-content root)
-            return [self.length(element) > 0 for element in self.blocks]
-        tags, block_set = self.tags, self.block_set
-        flags = []
-        for element in self.blocks:
-            shown = _shown_text(element, tags, block_set)
-            flags.append(shown if shown is not None else self.length(element) > 0)
-        return flags
+    def has_text(self, element: lxml.etree._Element) -> bool:
+        """``length(element) > 0``, mostly without measuring text or finding the non-leaf blocks
+        (the drift fingerprint asks this of its blocks, and measures few)."""
+        if self._text_shows:
+            shown = _shown_text(element, self.tags, self.block_set)
+            if shown is not None:
+                return shown
+        return self.length(element) > 0
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

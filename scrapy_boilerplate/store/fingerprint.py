@@ -162,13 +162,17 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     return chars
 
 
-def _text_signatures(page: Page, steps: StepMemo) -> tuple[BlockWalk, list[str], list[bool], set[str]]:
-    """The walk of ``page``, its blocks' signatures, which blocks have text, and the signatures of
-    those: the keys of :func:`block_signatures` without measuring the text."""
+def _text_signatures(page: Page, steps: StepMemo) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str]]:
+    """The walk of ``page``, its blocks' signatures and the keys of :func:`block_signatures`
+    without measuring text: a signature is in once one of its blocks has text (list items and
+    paragraphs share theirs, so most blocks are never looked at)."""
     walk, signed = _signed_walk(page, steps)
-    signatures = list(signed.values())
-    flags = walk.have_text()
-    return walk, signatures, flags, {signature for signature, flag in zip(signatures, flags) if flag}
+    has_text = walk.has_text
+    keys: set[str] = set()
+    for element, signature in signed.items():
+        if signature not in keys and has_text(element):
+            keys.add(signature)
+    return walk, signed, keys
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -201,14 +205,15 @@ class Fingerprint:
         for *_, keys in per_page:
             page_counts.update(keys)
         shares = []
-        for walk, signatures, flags, keys in per_page:
+        for walk, signed, keys in per_page:
             if all(page_counts[signature] > 1 for signature in keys):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
-            chars: Counter[str] = Counter()
-            for element, signature, flag in zip(walk.blocks, signatures, flags):
-                if flag:
-                    chars[signature] += walk.length(element)
+            chars: Counter[str] = Counter()  # block_signatures(page)
+            for element, signature in signed.items():
+                length = walk.length(element)
+                if length:
+                    chars[signature] += length
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
         mean = sum(shares) / len(shares) if shares else 0.0
