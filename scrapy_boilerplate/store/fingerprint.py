@@ -162,15 +162,18 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     return chars
 
 
-def _text_signatures(page: Page, steps: StepMemo) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str]]:
-    """The walk of ``page``, its blocks' signatures and the keys of :func:`block_signatures`
-    without measuring text: a signature is in once one of its blocks has text (list items and
-    paragraphs share theirs, so most blocks are never looked at)."""
+def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str]]:
+    """The walk of ``page``, its blocks' signatures, and the keys of :func:`block_signatures` that
+    :meth:`Fingerprint.of` needs, found without measuring text: a signature is in once one of its
+    blocks has text (list items and paragraphs share theirs), and a signature that ``page_counts``
+    already has on two pages is not looked at (it is in the fingerprint and no page's own region,
+    whatever this page holds)."""
     walk, signed = _signed_walk(page, steps)
     has_text = walk.has_text
+    seen_on = page_counts.get
     keys: set[str] = set()
     for element, signature in signed.items():
-        if signature not in keys and has_text(element):
+        if signature not in keys and seen_on(signature, 0) < 2 and has_text(element):
             keys.add(signature)
     return walk, signed, keys
 
@@ -197,21 +200,23 @@ class Fingerprint:
         """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed.
 
         A page whose regions all show on some other page has a share of 0 whatever its text, so
-        block texts are measured only on pages with a region of their own.
+        block texts are measured only on pages with a region of their own; elsewhere a block only
+        tells whether it has text, and only while its region is on fewer than two pages.
         """
         steps: StepMemo = {}
-        per_page = [_text_signatures(page, steps) for page in pages]
-        page_counts: Counter[str] = Counter()
-        for *_, keys in per_page:
+        page_counts: Counter[str] = Counter()  # pages with text in each region, counted up to 2
+        per_page = []
+        for page in pages:
+            walk, signed, keys = _text_signatures(page, steps, page_counts)
             page_counts.update(keys)
+            per_page.append((walk, signed, keys))
         shares = []
         for walk, signed, keys in per_page:
             if all(page_counts[signature] > 1 for signature in keys):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
             chars: Counter[str] = Counter()  # block_signatures(page)
-            for element, signature in signed.items():
-                length = walk.length(element)
+            for signature, length in zip(signed.values(), walk.lengths()):
                 if length:
                     chars[signature] += length
             own = {signature for signature in chars if page_counts[signature] > 1}
