@@ -234,14 +234,13 @@ class BlockWalk:
         return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
                 for el in self.blocks]
 
-    def has_text(self, element: lxml.etree._Element) -> bool:
-        """``length(element) > 0``, mostly without measuring text or finding the non-leaf blocks
-        (the drift fingerprint asks this of its blocks, and measures few)."""
-        if self._text_shows:
-            shown = _shown_text(element, self.tags, self.block_set)
-            if shown is not None:
-                return shown
-        return self.length(element) > 0
+    def shows_text(self, element: lxml.etree._Element) -> bool | None:
+        """``length(element) > 0`` when the element's own text or its first child's tells, without
+        measuring text or finding the non-leaf blocks; None when only measuring would tell (the
+        drift fingerprint asks this of its blocks, and measures few)."""
+        if not self._text_shows:
+            return None
+        return _shown_text(element, self.tags, self.block_set)
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

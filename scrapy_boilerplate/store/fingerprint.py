@@ -162,20 +162,30 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     return chars
 
 
-def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str]]:
-    """The walk of ``page``, its blocks' signatures, and the keys of :func:`block_signatures` that
-    :meth:`Fingerprint.of` needs, found without measuring text: a signature is in once one of its
-    blocks has text (list items and paragraphs share theirs), and a signature that ``page_counts``
-    already has on two pages is not looked at (it is in the fingerprint and no page's own region,
-    whatever this page holds)."""
+def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]
+                     ) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str], list[int] | None]:
+    """The walk of ``page``, its blocks' signatures, the keys of :func:`block_signatures` that
+    :meth:`Fingerprint.of` needs, and the blocks' lengths when they had to be measured.
+
+    A signature is in once one of its blocks shows text (list items and paragraphs share theirs),
+    and a signature that ``page_counts`` already has on two pages is not looked at (it is in the
+    fingerprint and no page's own region, whatever this page holds).  When a block's text must be
+    measured to tell, the whole page is measured once (the keys are then all of them).
+    """
     walk, signed = _signed_walk(page, steps)
-    has_text = walk.has_text
+    shows_text = walk.shows_text
     seen_on = page_counts.get
     keys: set[str] = set()
     for element, signature in signed.items():
-        if signature not in keys and seen_on(signature, 0) < 2 and has_text(element):
+        if signature in keys or seen_on(signature, 0) >= 2:
+            continue
+        shown = shows_text(element)
+        if shown is None:
+            lengths = walk.lengths()
+            return walk, signed, {s for s, length in zip(signed.values(), lengths) if length}, lengths
+        if shown:
             keys.add(signature)
-    return walk, signed, keys
+    return walk, signed, keys, None
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -204,19 +214,19 @@ class Fingerprint:
         tells whether it has text, and only while its region is on fewer than two pages.
         """
         steps: StepMemo = {}
-        page_counts: Counter[str] = Counter()  # pages with text in each region, counted up to 2
+        page_counts: Counter[str] = Counter()  # pages with text in each region (exact up to 2)
         per_page = []
         for page in pages:
-            walk, signed, keys = _text_signatures(page, steps, page_counts)
+            walk, signed, keys, lengths = _text_signatures(page, steps, page_counts)
             page_counts.update(keys)
-            per_page.append((walk, signed, keys))
+            per_page.append((walk, signed, keys, lengths))
         shares = []
-        for walk, signed, keys in per_page:
+        for walk, signed, keys, lengths in per_page:
             if all(page_counts[signature] > 1 for signature in keys):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
             chars: Counter[str] = Counter()  # block_signatures(page)
-            for signature, length in zip(signed.values(), walk.lengths()):
+            for signature, length in zip(signed.values(), walk.lengths() if lengths is None else lengths):
                 if length:
                     chars[signature] += length
             own = {signature for signature in chars if page_counts[signature] > 1}
