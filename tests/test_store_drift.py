@@ -151,3 +151,29 @@ def test_a_signature_does_not_depend_on_the_order_elements_are_signed_in_even_on
     assert forward == backward
     assert len(set(forward)) == len(elements)  # each depth is its own region
     assert sum(block_signatures(page).values()) == len("deep")
+
+
+def test_the_baseline_is_the_mean_share_of_each_pages_text_in_regions_no_other_page_showed():
+    """Fingerprint.of skips measuring text where it cannot matter: its figures stay those of the definition."""
+    from scrapy_boilerplate.store.fingerprint import unseen_share
+
+    shapes = [
+        "<header><a>Logo</a><nav><ul><li><a>Home</a></li><li> <b>Blog</b></li></ul></nav></header>",
+        "<div class='post'><p><b> </b><i>late</i> words</p><p>   </p><div><span><p>deep</p></span></div></div>",
+        "<div class='post'>own <p>nested</p> tail<ul><li></li><li><br>after break</li></ul></div>",
+        "Loose text under body<table><tr><td>cell</td><td><p>inner</p></td></tr></table>",
+        "<aside><h3>Poll</h3><p>Vote</p></aside><div class='post'><p>only here</p></div>",
+        "",
+    ]
+    pages = [Page(f"<html><body>{shape}<footer><p>Copyright</p></footer></body></html>") for shape in shapes]
+    pages.append(Page("<html><body><div><div><p>Copyright</p></div></div></body></html>"))
+    per_page = [block_signatures(page) for page in pages]
+    shares = []
+    for i, chars in enumerate(per_page):
+        others = set().union(*(set(c) for j, c in enumerate(per_page) if j != i))
+        shares.append(unseen_share(chars, others))
+    fingerprint = Fingerprint.of(pages)
+    assert fingerprint.signatures == frozenset().union(*per_page)
+    assert fingerprint.unseen_share == sum(shares) / len(shares)
+    assert 0.0 < fingerprint.unseen_share < 1.0
+    assert [fingerprint.unseen(page) for page in pages] == [0.0] * len(pages)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 import lxml.etree
@@ -50,10 +50,23 @@ def _may_have_own_text(element: lxml.etree._Element, tags: frozenset[str]) -> bo
     return False
 
 
-def _holds_only_blocks(element: lxml.etree._Element, tags: frozenset[str]) -> bool:
+def _holds_only_blocks(element: lxml.etree._Element, blocks: Collection[lxml.etree._Element]) -> bool:
     """True when ``element`` has a child element and holds nothing but blocks and blank text: a
-    non-leaf block whose own text is empty."""
-    return not _may_have_own_text(element, tags) and any(isinstance(child.tag, str) for child in element)
+    non-leaf block whose own text is empty.  ``blocks`` holds the block elements of its walk, so
+    a child is tested by identity rather than by reading its tag (which builds a string)."""
+    text = element.text
+    if text and not text.isspace():
+        return False
+    has_element = False
+    for child in element:
+        if child in blocks:
+            has_element = True
+        elif isinstance(child.tag, str):  # an inline element: it may hold text
+            return False
+        tail = child.tail
+        if tail and not tail.isspace():
+            return False
+    return has_element
 
 
 def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
@@ -69,6 +82,50 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
         if node.tail:
             parts.append(node.tail)
     return normalize_space(" ".join(parts))
+
+
+def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]) -> bool:
+    """``bool(_own_inline_text(element, tags))``, decided from ``element``'s text and its children's
+    tails and texts when one of them shows a visible character or none can hold any (``blocks``
+    holds the block elements of its walk); else from the full walk."""
+    text = element.text
+    if text and not text.isspace():
+        return True
+    inline = False
+    for child in element:
+        tail = child.tail
+        if tail and not tail.isspace():
+            return True
+        if child not in blocks and isinstance(child.tag, str):
+            text = child.text
+            if text and not text.isspace():
+                return True
+            inline = True  # blank itself, but its descendants may hold text
+    return inline and bool(_own_inline_text(element, tags))
+
+
+def _shown_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]) -> bool | None:
+    """Whether a block (of a tag that is not non-content) has block text, when its own text or its
+    first child tells; None when they do not (measure it then).
+
+    Its own text starts both its leaf text and its own inline text, and so does its first child's
+    text when that child is an inline element (to_text skips only non-content ones).  A first child
+    that is a block makes it a non-leaf block, whose own text its children decide.  ``blocks``
+    holds the block elements of its walk.
+    """
+    text = element.text
+    if text and not text.isspace():
+        return True
+    for child in element:
+        if child in blocks:
+            return _has_own_text(element, tags, blocks)
+        tag = child.tag
+        if isinstance(tag, str) and tag not in NON_CONTENT_TAGS:
+            text = child.text
+            if text and not text.isspace():
+                return True
+        return None
+    return False  # no child and a blank text
 
 
 def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
@@ -108,14 +165,22 @@ class BlockWalk:
     those whose text needs the full :func:`to_text` walk.
     """
 
-    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> None:
+    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
+                 blocks: list[lxml.etree._Element] | None = None,
+                 block_set: Collection[lxml.etree._Element] | None = None) -> None:
+        """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
+        when the caller has found them already, and ``block_set`` the same elements as a
+        collection with a fast ``in`` (a set, a dict's keys)."""
         self.root = root
         self.tags = frozenset(tags)
         # one tag-matching walk (lxml sets up a matcher of every tag per walk) serves the blocks'
         # order and, when asked for, ``contains``
-        self.blocks = list(root.iter(*self.tags))
+        self.blocks = list(root.iter(*self.tags)) if blocks is None else blocks
         self._contains: set[lxml.etree._Element] | None = None
         self._needs_layout: set[lxml.etree._Element] | None = None
+        self._block_set = block_set
+        # (no tags: every node is a leaf; to_text gives nothing for a non-content root)
+        self._text_shows = bool(self.tags) and self.tags.isdisjoint(NON_CONTENT_TAGS)
 
     @property
     def contains(self) -> set[lxml.etree._Element]:
@@ -124,6 +189,13 @@ class BlockWalk:
             # (no tags: ``iter`` gave every node, and nothing contains a block)
             self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
         return self._contains
+
+    @property
+    def block_set(self) -> Collection[lxml.etree._Element]:
+        """The elements of :meth:`elements` as a set; made on first use."""
+        if self._block_set is None:
+            self._block_set = set(self.blocks)
+        return self._block_set
 
     @property
     def needs_layout(self) -> set[lxml.etree._Element]:
@@ -151,9 +223,24 @@ class BlockWalk:
         (The collapsed string's ``len`` is the cheapest exact count: summing word lengths in Python
         is slower than the C join.)
         """
-        if _holds_only_blocks(element, self.tags):
+        if self.tags and _holds_only_blocks(element, self.block_set):  # (no tags: every node is a leaf)
             return 0
         return len(self.text(element, element not in self.contains))
+
+    def lengths(self) -> list[int]:
+        """``len`` of the block text of every one of :meth:`elements`, in order (0 for a non-leaf
+        block with no text of its own): what :func:`block_lengths` gives, with the empty ones."""
+        tags, contains, needs_layout = self.tags, self.contains, self.needs_layout
+        return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
+                for el in self.blocks]
+
+    def shows_text(self, element: lxml.etree._Element) -> bool | None:
+        """``length(element) > 0`` when the element's own text or its first child's tells, without
+        measuring text or finding the non-leaf blocks; None when only measuring would tell (the
+        drift fingerprint asks this of its blocks, and measures few)."""
+        if not self._text_shows:
+            return None
+        return _shown_text(element, self.tags, self.block_set)
 
     def texts(self, include_mixed: bool) -> Iterator[tuple[lxml.etree._Element, str, bool]]:
         """``(element, text, leaf)`` of every block in document order: the one block walk.

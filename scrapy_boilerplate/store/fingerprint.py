@@ -17,22 +17,33 @@ from dataclasses import dataclass, field
 
 import lxml.etree
 
-from scrapy_boilerplate.html.blocks import BlockWalk, block_lengths
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS, BlockWalk
 from scrapy_boilerplate.page import Page
 
 _DIGITS = re.compile(r"\d+")
 SIGNATURE_BYTES = 8  # 64-bit signatures: collisions are negligible for a site's few thousand regions
 
 
-def _step(element: lxml.etree._Element) -> str:
+def _step(tag: str, element_id: str | None, element_class: str | None) -> str:
     """One element's contribution to a path: tag, id and class tokens with digits removed."""
-    names = [element.tag]
-    element_id = element.get("id")
+    names = [tag]
     if element_id:
         names.append("#" + _DIGITS.sub("", element_id))
-    classes = sorted({_DIGITS.sub("", token) for token in (element.get("class") or "").split()})
+    classes = sorted({_DIGITS.sub("", token) for token in (element_class or "").split()})
     names.extend("." + token for token in classes if token)
     return "".join(names)
+
+
+def _new_signature(steps: StepMemo, key: tuple[str, str, str | None, str | None]) -> str:
+    """Hash and memoise the path ``key`` (parent path, tag, id, class) names: a memo miss."""
+    prefix, tag, element_id, element_class = key
+    digest = hashlib.blake2b((prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"),
+                             digest_size=SIGNATURE_BYTES)
+    signature = digest.hexdigest()
+    if len(steps) >= STEP_MEMO_LIMIT:
+        steps.clear()
+    steps[key] = signature
+    return signature
 
 
 # Most memoised path steps kept per fingerprint (a site template has a few hundred).
@@ -51,6 +62,8 @@ class _Signer:
     def __init__(self, steps: StepMemo) -> None:
         self.steps = steps
         self.by_element: dict[lxml.etree._Element, str] = {}
+        # the blocks signed by :meth:`blocks`, apart: its keys are then exactly the page's blocks
+        self.by_block: dict[lxml.etree._Element, str] = {}
 
     def __call__(self, element: lxml.etree._Element) -> str:
         """The hash of ``element``'s root-to-element path."""
@@ -62,12 +75,14 @@ class _Signer:
 
     def _sign_ancestors(self, element: lxml.etree._Element) -> str:
         """Sign ``element`` and its unsigned ancestors, from the top down (no recursion: deep pages are fine)."""
-        get = self.by_element.get
+        get, get_block = self.by_element.get, self.by_block.get
         chain = []
         node: lxml.etree._Element | None = element
         prefix = ""
         while node is not None:
             signed = get(node)
+            if signed is None:
+                signed = get_block(node)
             if signed is not None:
                 prefix = signed
                 break
@@ -79,7 +94,6 @@ class _Signer:
 
     def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
         """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
-        steps = self.steps
         element_id = element_class = None
         for name, value in node.items():  # one call for all attributes: cheaper than two get()s
             if name == "id":
@@ -87,15 +101,52 @@ class _Signer:
             elif name == "class":
                 element_class = value
         key = (prefix, node.tag, element_id, element_class)
-        signature = steps.get(key)
+        signature = self.steps.get(key)
         if signature is None:
-            digest = hashlib.blake2b((prefix + "/" + _step(node)).encode("utf-8"), digest_size=SIGNATURE_BYTES)
-            signature = digest.hexdigest()
-            if len(steps) >= STEP_MEMO_LIMIT:
-                steps.clear()
-            steps[key] = signature
+            signature = _new_signature(self.steps, key)
         self.by_element[node] = signature
         return signature
+
+    def blocks(self, root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
+        """The block elements of ``root`` (:attr:`BlockWalk.blocks`, in document order) with their
+        signatures: :attr:`by_block`.
+
+        One loop over the tree that reads each element's tag once, both to tell a block and for
+        its signature (lxml's own tag filter sets up a matcher of all block tags per walk, which
+        costs more than the tags of a crawled page's few non-block elements).  A block's parent
+        is almost always an earlier block, signed just before: one dict lookup gives its path.
+        """
+        tags = BLOCK_TAGS
+        steps_get = self.steps.get
+        by_block = self.by_block
+        signed = by_block.get
+        for node in root.iter():
+            tag = node.tag
+            if tag not in tags:  # (a comment's tag is a function: not in it either)
+                continue
+            parent = node.getparent()
+            prefix = signed(parent)
+            if prefix is None:
+                prefix = "" if parent is None else self._sign_ancestors(parent)
+            element_id = element_class = None
+            for name, value in node.items():
+                if name == "id":
+                    element_id = value
+                elif name == "class":
+                    element_class = value
+            key = (prefix, tag, element_id, element_class)
+            signature = steps_get(key)
+            if signature is None:
+                signature = _new_signature(self.steps, key)
+            by_block[node] = signature
+        return by_block
+
+
+def _signed_walk(page: Page, steps: StepMemo) -> tuple[BlockWalk, dict[lxml.etree._Element, str]]:
+    """The block walk of ``page`` and its blocks' signatures (a dict in the walk's order)."""
+    root = page.body
+    signed = _Signer(steps).blocks(root)
+    return BlockWalk(root, blocks=list(signed), block_set=signed.keys()), signed
 
 
 def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
@@ -103,12 +154,38 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 
     ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
     """
-    signature_of = _Signer(steps if steps is not None else {})
+    walk, signed = _signed_walk(page, steps if steps is not None else {})
     chars: Counter[str] = Counter()
-    for element, length in block_lengths(page.body):
+    for signature, length in zip(signed.values(), walk.lengths()):
         if length:
-            chars[signature_of(element)] += length
+            chars[signature] += length
     return chars
+
+
+def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]
+                     ) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str], list[int] | None]:
+    """The walk of ``page``, its blocks' signatures, the keys of :func:`block_signatures` that
+    :meth:`Fingerprint.of` needs, and the blocks' lengths when they had to be measured.
+
+    A signature is in once one of its blocks shows text (list items and paragraphs share theirs),
+    and a signature that ``page_counts`` already has on two pages is not looked at (it is in the
+    fingerprint and no page's own region, whatever this page holds).  When a block's text must be
+    measured to tell, the whole page is measured once (the keys are then all of them).
+    """
+    walk, signed = _signed_walk(page, steps)
+    shows_text = walk.shows_text
+    seen_on = page_counts.get
+    keys: set[str] = set()
+    for element, signature in signed.items():
+        if signature in keys or seen_on(signature, 0) >= 2:
+            continue
+        shown = shows_text(element)
+        if shown is None:
+            lengths = walk.lengths()
+            return walk, signed, {s for s, length in zip(signed.values(), lengths) if length}, lengths
+        if shown:
+            keys.add(signature)
+    return walk, signed, keys, None
 
 
 def unseen_share(chars: Mapping[str, int], known: frozenset[str] | set[str]) -> float:
@@ -130,14 +207,28 @@ class Fingerprint:
 
     @classmethod
     def of(cls, pages: Iterable[Page]) -> Fingerprint:
-        """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed."""
+        """Fingerprint a sample; a page's unseen share counts regions that no *other* page showed.
+
+        A page whose regions all show on some other page has a share of 0 whatever its text, so
+        block texts are measured only on pages with a region of their own; elsewhere a block only
+        tells whether it has text, and only while its region is on fewer than two pages.
+        """
         steps: StepMemo = {}
-        per_page = [block_signatures(page, steps) for page in pages]
-        page_counts: Counter[str] = Counter()
-        for chars in per_page:
-            page_counts.update(chars.keys())
+        page_counts: Counter[str] = Counter()  # pages with text in each region (exact up to 2)
+        per_page = []
+        for page in pages:
+            walk, signed, keys, lengths = _text_signatures(page, steps, page_counts)
+            page_counts.update(keys)
+            per_page.append((walk, signed, keys, lengths))
         shares = []
-        for chars in per_page:
+        for walk, signed, keys, lengths in per_page:
+            if all(page_counts[signature] > 1 for signature in keys):
+                shares.append(0.0)  # (what unseen_share gives when every signature is known)
+                continue
+            chars: Counter[str] = Counter()  # block_signatures(page)
+            for signature, length in zip(signed.values(), walk.lengths() if lengths is None else lengths):
+                if length:
+                    chars[signature] += length
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
         mean = sum(shares) / len(shares) if shares else 0.0
@@ -150,13 +241,12 @@ class Fingerprint:
         of blocks in known regions is only measured when some text is unseen: a page of a known
         template (the usual case) costs its block signatures and no text at all.
         """
-        walk = BlockWalk(page.body)
-        signature_of = _Signer(self._steps)
+        walk, signed = _signed_walk(page, self._steps)
         known = self.signatures
         unseen = 0
         seen_blocks = []
-        for element in walk.elements():
-            if signature_of(element) in known:
+        for element, signature in signed.items():
+            if signature in known:
                 seen_blocks.append(element)
             else:
                 unseen += walk.length(element)
