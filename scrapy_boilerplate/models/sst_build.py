@@ -192,6 +192,8 @@ class ElementNode:
     shingle: int = 1
     first: Element | None = field(default=None, repr=False)  # first page's element, while building
     _signature: frozenset[str] | None = field(default=None, repr=False)
+    _children: list[ElementNode] = field(default_factory=list, repr=False)  # children(), for...
+    _children_of: int = field(default=0, repr=False)  # ...this many style nodes
 
     def add_features(self, page_index: int, features: dict[str, int]) -> None:
         """Record one page's content features of this leaf (kept as given: not to be changed after).
@@ -223,12 +225,19 @@ class ElementNode:
         return self._signature
 
     def children(self) -> list[ElementNode]:
-        """Distinct child element nodes over all style nodes, in first-seen order."""
-        seen: dict[int, ElementNode] = {}
-        for style in self.styles.values():
-            for child in style.elements:
-                seen.setdefault(id(child), child)
-        return list(seen.values())
+        """Distinct child element nodes over all style nodes, in first-seen order (not to be changed).
+
+        Kept until a style node is added (style nodes are only ever added, and their elements
+        never change): the marking asks several times per node.
+        """
+        if self._children_of != len(self.styles):
+            seen: dict[int, ElementNode] = {}
+            for style in self.styles.values():
+                for child in style.elements:
+                    seen.setdefault(id(child), child)
+            self._children = list(seen.values())
+            self._children_of = len(self.styles)
+        return self._children
 
 
 @dataclass(eq=False)
