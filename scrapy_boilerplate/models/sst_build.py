@@ -179,40 +179,44 @@ class LeafFeatures:
 class ElementNode:
     """An element node: ``key`` (tag + display attributes), ``pages`` containing it, child styles.
 
-    ``leaf_pages`` counts the pages where it was a leaf and ``features`` maps each content
-    feature to its count on each of those pages (page index -> count).
+    ``leaf_pages`` counts the pages where it was a leaf and ``page_features`` holds each of those
+    pages' content features as recorded, from which :attr:`features` gives each feature's count on
+    each page.
     """
 
     key: str
     pages: int = 0
     styles: dict[tuple[str, ...], StyleNode] = field(default_factory=dict)
     leaf_pages: int = 0
-    features: dict[str, dict[int, int]] = field(default_factory=dict)
+    page_features: list[tuple[int, dict[str, int]]] = field(default_factory=list)  # (page index, features)
     shingle: int = 1
     first: Element | None = field(default=None, repr=False)  # first page's element, while building
     _signature: frozenset[str] | None = field(default=None, repr=False)
-    _last_page: int = field(default=-1, repr=False)  # the highest page index add_features saw
+    _children: list[ElementNode] = field(default_factory=list, repr=False)  # children(), for...
+    _children_of: int = field(default=0, repr=False)  # ...this many style nodes
 
     def add_features(self, page_index: int, features: dict[str, int]) -> None:
-        """Record one page's content features of this leaf."""
+        """Record one page's content features of this leaf (kept as given: not to be changed after).
+
+        Only kept: most of a leaf's features (an article's words) are on one page, and the marking
+        finds those by counting at C speed, so a per-feature record per page is never built.
+        """
         self.leaf_pages += 1
-        known = self.features
-        if page_index > self._last_page:  # after every page recorded so far: none of its counts exist yet
-            self._last_page = page_index
-            if not known:
-                self.features = {feature: {page_index: count} for feature, count in features.items()}
-                return
-            setdefault = known.setdefault  # (one call per feature, cheaper than a get and a branch)
-            for feature, count in features.items():
-                setdefault(feature, {})[page_index] = count
-            return
+        self.page_features.append((page_index, features))
+
+    @property
+    def features(self) -> dict[str, dict[int, int]]:
+        """Each content feature's count on each page (page index -> count), both in first-seen order."""
+        known: dict[str, dict[int, int]] = {}
         get = known.get
-        for feature, count in features.items():
-            per_page = get(feature)
-            if per_page is None:
-                known[feature] = {page_index: count}
-            else:
-                per_page[page_index] = per_page.get(page_index, 0) + count
+        for page_index, features in self.page_features:
+            for feature, count in features.items():
+                per_page = get(feature)
+                if per_page is None:
+                    known[feature] = {page_index: count}
+                else:
+                    per_page[page_index] = per_page.get(page_index, 0) + count
+        return known
 
     def signature(self) -> frozenset[str]:
         """Content features of the first page's subtree (computed on demand, for merging)."""
@@ -221,12 +225,19 @@ class ElementNode:
         return self._signature
 
     def children(self) -> list[ElementNode]:
-        """Distinct child element nodes over all style nodes, in first-seen order."""
-        seen: dict[int, ElementNode] = {}
-        for style in self.styles.values():
-            for child in style.elements:
-                seen.setdefault(id(child), child)
-        return list(seen.values())
+        """Distinct child element nodes over all style nodes, in first-seen order (not to be changed).
+
+        Kept until a style node is added (style nodes are only ever added, and their elements
+        never change): the marking asks several times per node.
+        """
+        if self._children_of != len(self.styles):
+            seen: dict[int, ElementNode] = {}
+            for style in self.styles.values():
+                for child in style.elements:
+                    seen.setdefault(id(child), child)
+            self._children = list(seen.values())
+            self._children_of = len(self.styles)
+        return self._children
 
 
 @dataclass(eq=False)
@@ -323,12 +334,14 @@ class SiteStyleTree:
         if not self.options.merge_elements:
             return ElementNode(key)
         candidates = [c for c in same_key if id(c) not in taken][:MERGE_MAX_CANDIDATES]
+        signature = None
         if candidates:
             signature = frozenset(content_features(el, self.options.shingle))
             for candidate in candidates:
                 if _jaccard(candidate.signature(), signature) >= self.options.merge_similarity:
                     return candidate
-        return ElementNode(key, shingle=self.options.shingle, first=el)
+        # (a signature made here is the new node's own, should it be a candidate later)
+        return ElementNode(key, shingle=self.options.shingle, first=el, _signature=signature)
 
     def release(self) -> None:
         """Drop the references to the sample's DOM elements kept for merging, and the texts' words."""

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+from collections import _count_elements  # type: ignore[attr-defined]  # (what Counter.update calls)
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -84,15 +85,46 @@ class EntropyCache:
 
 def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) -> float | None:
     """1 - mean entropy of the leaf's content features over its pages; None without features."""
-    if not node.features:
+    recorded = node.page_features
+    pages = [page for page, _ in recorded]
+    if pages != sorted(set(pages)):  # a page recorded twice, or out of order (not from a build)
+        return _leaf_importance_of(node.features, node.leaf_pages, entropies)
+    per_page = [features for _, features in recorded]
+    first = per_page[0] if per_page else {}
+    if per_page.count(first) == len(per_page):  # a template's leaf: the same features on every page
+        if not first:
+            return None
+        m = len(per_page)
+        if m <= 1:
+            return 1.0
+        of = entropies or EntropyCache()
+        # Every feature is on all m pages with its one count: the entropies of the general case.
+        total = sum([of((count,) * m, m) for count in first.values()])
+        return max(0.0, 1.0 - total / len(first))
+    spread: dict[str, int] = {}  # feature -> pages that have it, in first-seen order
+    for features in per_page:
+        _count_elements(spread, features)
+    if not spread:
         return None
-    m = node.leaf_pages
+    m = len(per_page)
     if m <= 1:
         return 1.0
+    of = entropies or EntropyCache()
     # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
     # no bit of the total (most features of prose are such), and it still counts in the mean.
-    total = (entropies or EntropyCache()).spread_total(node.features.values(), m)
-    return max(0.0, 1.0 - total / len(node.features))
+    total = sum([of(tuple([features[f] for features in per_page if f in features]), m)
+                 for f, n in spread.items() if n > 1])
+    return max(0.0, 1.0 - total / len(spread))
+
+
+def _leaf_importance_of(features: dict[str, dict[int, int]], m: int, entropies: EntropyCache | None) -> float | None:
+    """:func:`leaf_importance` from each feature's count per page."""
+    if not features:
+        return None
+    if m <= 1:
+        return 1.0
+    total = (entropies or EntropyCache()).spread_total(features.values(), m)
+    return max(0.0, 1.0 - total / len(features))
 
 
 def post_order(root: ElementNode) -> Iterator[ElementNode]:
@@ -139,9 +171,11 @@ def local_noise(node: ElementNode, threshold: float, entropies: EntropyCache | N
     """Features of ``node``'s subtree whose entropy over the node's pages reaches ``threshold``."""
     merged: dict[str, dict[int, int]] = {}
     for leaf in post_order(node):
-        for feature, per_page in leaf.features.items():
-            target = merged.setdefault(feature, {})
-            for page, count in per_page.items():
+        # (page by page as recorded: the features and pages land in the order of a merge of
+        # each leaf's ``features``, with the same sums)
+        for page, features in leaf.page_features:
+            for feature, count in features.items():
+                target = merged.setdefault(feature, {})
                 target[page] = target.get(page, 0) + count
     m = node.pages
     of = entropies or entropy
