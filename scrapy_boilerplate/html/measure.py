@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 import lxml.etree
 
-from scrapy_boilerplate.html.walk import post_order
-
 Element = lxml.etree._Element
 VOID_TAGS: frozenset[str] = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
@@ -39,37 +37,59 @@ def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collec
 
     ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore
     indentation.  Markup length counts tags and text (``<p a="b">`` + ``</p>``, void tags have no
-    end tag); comments are expected to be gone.  Subtrees rooted at an element of ``skip`` are
-    measured as if removed (their tails stay).  ``attributes``, when given, receives the
-    ``(name, value)`` attributes of each measured element that has any (read here for the markup
-    length anyway), children first, so a caller needs no second walk to look at them.
+    end tag); comments are expected to be gone (their tails count).  Subtrees rooted at an element
+    of ``skip`` are measured as if removed (their tails stay).  ``attributes``, when given,
+    receives the ``(name, value)`` attributes of each measured element that has any (read here for
+    the markup length anyway), in document order, so a caller needs no second walk to look at them.
+
+    One walk by lxml's C-level ``iterwalk``: an element's sums are kept in locals while it is open
+    (its parent's wait on a stack) and added to the parent's at its end, so no element's children
+    are iterated and no child's lengths are looked up again.
     """
     out: dict[Element, Lengths] = {}
-    get = out.get
+    if not isinstance(root.tag, str):
+        return out
     voids = VOID_TAGS
-    for el in post_order(root, skip.__contains__ if skip else None):
-        own = el.text
-        own = text_length(own) if own else 0
-        tag = el.tag
-        size = len(tag)  # ``<tag>`` and, unless void, ``</tag>``
-        markup = own + size + 2 if tag in voids else own + size + size + 5
-        items = el.items()  # one call for all attributes (``el.attrib`` builds a proxy first)
-        if items:
-            for name, value in items:
-                markup += len(name) + len(value or "") + 4
-            if attributes is not None:
-                attributes[el] = items
-        text, link_text = own, 0
-        for child in el if len(el) else ():  # (no child iterator made for a leaf)
-            tail = child.tail
-            if tail:
-                tail_length = text_length(tail)
-                text += tail_length
-                markup += tail_length
-            sub = get(child)
-            if sub is not None:  # None for a comment or PI left in the tree
-                text += sub.text
-                markup += sub.markup
-                link_text += sub.link_text
-        out[el] = Lengths(text, text if tag == "a" else link_text, markup)
+    walker = lxml.etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    stack: list[tuple[int, int, int, bool]] = []  # the open ancestors' sums so far
+    push, pop = stack.append, stack.pop
+    text = link_text = markup = 0  # of the open element
+    anchor = skipping = False
+    for event, el in walker:
+        if event == "start":
+            if skip and el in skip:
+                walker.skip_subtree()
+                skipping = True  # the next event is this element's own "end": its tail only
+                continue
+            push((text, link_text, markup, anchor))
+            own = el.text
+            text = text_length(own) if own else 0
+            tag = el.tag
+            size = len(tag)  # ``<tag>`` and, unless void, ``</tag>``
+            markup = text + size + 2 if tag in voids else text + size + size + 5
+            items = el.items()  # one call for all attributes (``el.attrib`` builds a proxy first)
+            if items:
+                for name, value in items:
+                    markup += len(name) + len(value or "") + 4
+                if attributes is not None:
+                    attributes[el] = items
+            link_text = 0
+            anchor = tag == "a"
+            continue
+        if event == "end" and not skipping:
+            if anchor:
+                link_text = text
+            out[el] = Lengths(text, link_text, markup)
+            parent_text, parent_link_text, parent_markup, anchor = pop()
+            text += parent_text
+            link_text += parent_link_text
+            markup += parent_markup
+            if not stack:  # the root: its tail is not its own
+                break
+        skipping = False
+        tail = el.tail  # of a closed element, a skipped one, a comment or a processing instruction
+        if tail:
+            tail_length = text_length(tail)
+            text += tail_length
+            markup += tail_length
     return out

@@ -84,7 +84,7 @@ class Removal:
 
     lengths: dict[Element, Lengths]
     removed: dict[Element, tuple[str, Lengths]] = field(default_factory=dict)  # reason, own lengths
-    # The attributes of measured elements that have any, children first (what drop_by_vocabulary reads).
+    # The attributes of measured elements that have any, in document order (what drop_by_vocabulary reads).
     attributes: dict[Element, list[tuple[str, str]]] = field(default_factory=dict)
 
     @classmethod
@@ -156,7 +156,7 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     The outermost such elements go, in document order, as a walk from ``body`` that skips what it
     removes would take them.  Whether one goes depends only on its own subtree, which nothing
     removed before it in such a walk has touched, so each is judged on the lengths as they are, in
-    the order of :attr:`Removal.attributes` (children first: no tree walk, no attribute read).
+    the order of :attr:`Removal.attributes` (document order: no tree walk, no attribute read).
     """
     lengths = removal.lengths
     total = max(lengths[body].text, 1)
@@ -175,7 +175,7 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
         if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, lengths)):
             doomed[el] = (names, share)
     nested = len(doomed) > 1
-    for el, (names, share) in doomed.items():  # the outermost are disjoint: children first is document order
+    for el, (names, share) in doomed.items():  # in document order (the outermost are disjoint)
         if not (nested and any(ancestor in doomed for ancestor in el.iterancestors())):
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
 
