@@ -26,6 +26,7 @@ from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
@@ -197,7 +198,7 @@ class StyleTreeModel(SiteModel):
         else:
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
-        html = lxml.html.tostring(output, encoding="unicode", with_tail=False)  # (output may be the page's own)
+        html = outer_html(output)  # (output may be the page's own)
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
                            partial(_named, page.tree, decided))
 
