@@ -164,19 +164,26 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     for el, attributes in removal.attributes.items():
         if el is body or el not in lengths:
             continue
-        get = dict(attributes).get
-        triple = (get("class"), get("id"), get("role"))
-        if triple == (None, None, None):
+        class_ = id_ = role = None
+        for name, value in attributes:  # (a loop over the one or two pairs: cheaper than a dict)
+            if name == "class":
+                class_ = value
+            elif name == "id":
+                id_ = value
+            elif name == "role":
+                role = value
+        if class_ is None and id_ is None and role is None:
             continue
-        names = _negative_names_of(triple)
+        names = _negative_names_of((class_, id_, role))
         if not names:
             continue
         share = lengths[el].text / total
         if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, lengths)):
             doomed[el] = (names, share)
-    nested = len(doomed) > 1
-    for el, (names, share) in doomed.items():  # in document order (the outermost are disjoint)
-        if not (nested and any(ancestor in doomed for ancestor in el.iterancestors())):
+    for el, (names, share) in doomed.items():
+        # In document order, so an outer doomed element goes first and takes the nested ones out of
+        # the lengths table: those are left alone (only the outermost are removed).
+        if el in lengths:
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
 
 
