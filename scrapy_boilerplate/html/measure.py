@@ -51,7 +51,7 @@ def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collec
     out: dict[Element, Lengths] = {}
     if not isinstance(root.tag, str) or (skip and root in skip):
         return out
-    voids = VOID_TAGS
+    voids, new = VOID_TAGS, object.__new__
     opened = {root}  # every element measured so far: a later element whose parent is not in it is skipped
     stack: list[tuple[Element, int, int, int, bool]] = []  # the open ancestors and their sums so far
     push, pop, add = stack.append, stack.pop, opened.add
@@ -80,7 +80,8 @@ def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collec
                 while current is not parent:  # close what ``el`` is not inside of
                     if anchor:
                         link_text = text
-                    out[current] = Lengths(text, link_text, markup)
+                    out[current] = lengths = new(Lengths)  # (``Lengths(...)`` runs a Python __init__)
+                    lengths.text, lengths.link_text, lengths.markup = text, link_text, markup
                     current, parent_text, parent_link_text, parent_markup, anchor = pop()
                     text += parent_text
                     link_text += parent_link_text
@@ -102,7 +103,8 @@ def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collec
     while True:  # close the open elements, the root last
         if anchor:
             link_text = text
-        out[current] = Lengths(text, link_text, markup)
+        out[current] = lengths = new(Lengths)
+        lengths.text, lengths.link_text, lengths.markup = text, link_text, markup
         if not stack:
             return out
         current, parent_text, parent_link_text, parent_markup, anchor = pop()
