@@ -98,17 +98,21 @@ class Removal:
 
     def remove(self, el: Element, reason: str) -> None:
         """Take ``el``'s subtree out of the lengths of its ancestors and of the candidates."""
-        own = self.lengths.get(el)
+        table = self.lengths
+        get = table.get
+        own = get(el)
         if own is None:  # inside an already removed subtree
             return
+        text, link_text, markup = own.text, own.link_text, own.markup
         for ancestor in el.iterancestors():
-            lengths = self.lengths.get(ancestor)
+            lengths = get(ancestor)
             if lengths is not None:
-                lengths.text -= own.text
-                lengths.link_text -= own.link_text
-                lengths.markup -= own.markup
+                lengths.text -= text
+                lengths.link_text -= link_text
+                lengths.markup -= markup
+        pop = table.pop
         for node in el.iter():
-            self.lengths.pop(node, None)
+            pop(node, None)
         self.removed[el] = (reason, own)
 
     def record(self, el: Element, reason: str, own: Lengths) -> None:
