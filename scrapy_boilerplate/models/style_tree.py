@@ -241,17 +241,25 @@ class StyleTreeModel(SiteModel):
             local = self._remove_local_noise(regions, removal, main.main)
             sst_removed |= {r.element for r in local}
             decided += [(r.element, False, removal.removed[r.element][1].text, r.reason) for r in local]
-        decided += [(el, False, own.text, reason)
-                    for el, (reason, own) in removal.removed.items() if el not in sst_removed]
-        inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
-                  and any(a is main.main for a in el.iterancestors())]
-        spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
-        decided += [(el, True, removal.removed[el][1].text,
-                     "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
+        inside = []  # SST noise long enough to be prose, inside the main text
+        for el, (reason, own) in removal.removed.items():  # (one loop for both lists)
+            if el not in sst_removed:
+                decided.append((el, False, own.text, reason))
+            elif own.text >= PROSE_MIN_CHARS:
+                for ancestor in el.iterancestors():
+                    if ancestor is main.main:
+                        inside.append(el)
+                        break
+        spared: frozenset[lxml.etree._Element] = frozenset()
+        if inside:  # (rare: no comprehension run for nothing)
+            spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
+            decided += [(el, True, removal.removed[el][1].text,
+                         "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
         decided.append((main.main, True, _chars(removal, main.main),
                         f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
-        decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
-                    for el in main.title]
+        if main.title:
+            decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
+                        for el in main.title]
         output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
             wrapper = lxml.html.Element("div")

@@ -195,12 +195,12 @@ def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]
     """The outermost ancestor of ``best`` named like a comment thread, when taking it away still
     leaves a real share of the page's text (comments can outweigh the article they follow)."""
     thread = None
-    for el in [best, *best.iterancestors()]:
-        if el is body:
-            break
+    el = best
+    while el is not None and el is not body:  # (climbing by getparent: no list of the ancestors)
         names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()  # (no generator to join)
         if COMMENT_RE.search(names):
             thread = el
+        el = el.getparent()
     if thread is None or lengths[body].text - lengths[thread].text < COMMENT_MIN_LEFT * lengths[body].text:
         return None
     return thread
