@@ -59,11 +59,11 @@ def test_element_path_finder_gives_lxml_getpath_for_every_node():
         assert path(node) == getpath(node)
 
 
-def test_measure_hands_over_the_attributes_it_reads_children_first():
+def test_measure_hands_over_the_attributes_it_reads_in_document_order():
     root = parse_html('<body><div class="a"><p>x</p><a href="u" id="i">y</a></div><p>z</p></body>').root
     body = root.find("body")
     div, link = root.find(".//div"), root.find(".//a")
     attributes = {}
     assert measure(body, attributes=attributes) == measure(body)
-    assert list(attributes) == [link, div]  # only elements with attributes, children first
+    assert list(attributes) == [div, link]  # only elements with attributes, in document order
     assert attributes[link] == [("href", "u"), ("id", "i")]

@@ -42,7 +42,8 @@ def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengt
         if parent is None or parent.tag in ("body", "html"):
             return current
         mine, theirs = lengths[current], lengths[parent]
-        if theirs.valid_text <= 0 or mine.valid_text >= share * theirs.valid_text:
+        their_valid = theirs.text - theirs.link_text  # (``valid_text`` without its property calls)
+        if their_valid <= 0 or mine.text - mine.link_text >= share * their_valid:
             return current
         density = theirs.link_text / theirs.text if theirs.text else 1.0
         if density > LINK_DENSITY_LIMIT:

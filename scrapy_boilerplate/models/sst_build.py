@@ -25,6 +25,8 @@ from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, s
 from scrapy_boilerplate.tokenize import tokenize
 
 Element = lxml.etree._Element
+# The node classes whose ``tag`` is not a string (every element class derives from none of them).
+_NOT_ELEMENTS = (lxml.etree._Comment, lxml.etree._ProcessingInstruction, lxml.etree._Entity)
 
 # The paper's "display attributes" (its examples: bgcolor, width); class and id are how modern
 # pages express presentation, so they are display attributes too.
@@ -63,8 +65,16 @@ def _key_of(tag: str, items: tuple[tuple[str, str], ...], attributes: tuple[str,
 
 
 def element_children(el: Element) -> list[Element]:
-    """Child elements of ``el`` (comments and processing instructions are not nodes of the tree)."""
-    return [child for child in el if isinstance(child.tag, str)]
+    """Child elements of ``el`` (comments and processing instructions are not nodes of the tree).
+
+    ``el[:]`` is lxml's C-level list of the children (several times cheaper than iterating ``el``),
+    and a child's class tells a comment, PI or entity without reading its tag.
+    """
+    children = el[:]
+    for child in children:
+        if isinstance(child, _NOT_ELEMENTS):
+            return [child for child in children if not isinstance(child, _NOT_ELEMENTS)]
+    return children
 
 
 def is_leaf(el: Element, virtual_leaves: bool, children: list[Element] | None = None) -> bool:

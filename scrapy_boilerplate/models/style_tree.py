@@ -26,6 +26,7 @@ from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
@@ -53,8 +54,14 @@ def _inner(a: lxml.etree._Element, b: lxml.etree._Element) -> lxml.etree._Elemen
 
 
 def _visible_chars(el: lxml.etree._Element) -> int:
-    """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report)."""
-    return collapsed_length(raw_text(el))
+    """Visible characters of an unmeasured subtree, whitespace collapsed (for the decisions report).
+
+    A leaf's text is read as it is, without calling libxml2's text serialiser (~4k instructions).
+    """
+    if len(el):
+        return collapsed_length(raw_text(el))
+    text = el.text
+    return collapsed_length(text) if text else 0
 
 
 def _chars(removal: Removal, el: lxml.etree._Element) -> int:
@@ -191,14 +198,20 @@ class StyleTreeModel(SiteModel):
         if self.uses_local_noise and self.variant == "paper":
             regions += self._remove_local_noise(regions, removal)
         total = removal.lengths[body].text + sum(own.text for _, own in removal.removed.values())
-        decided: list[_Decided] = [(r.element, r.kept, _chars(removal, r.element), r.reason) for r in regions]
+        decided: list[_Decided] = []
+        get, removed = removal.lengths.get, removal.removed
+        for el, kept, reason, _ in regions:  # (_chars inlined: a call per region)
+            own = get(el)
+            if own is None:
+                own = removed[el][1] if el in removed else Lengths()
+            decided.append((el, kept, own.text, reason))
         if self.variant == "paper":
             output, score = _copy_without(body, removal, share=True), None
         else:
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
         # serialised when read (output may be the page's own element: the page is read-only)
-        html = partial(lxml.html.tostring, output, encoding="unicode", with_tail=False)
+        html = partial(outer_html, output)
         return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
                            partial(_named, page.tree, decided))
 
@@ -229,17 +242,25 @@ class StyleTreeModel(SiteModel):
             local = self._remove_local_noise(regions, removal, main.main)
             sst_removed |= {r.element for r in local}
             decided += [(r.element, False, removal.removed[r.element][1].text, r.reason) for r in local]
-        decided += [(el, False, own.text, reason)
-                    for el, (reason, own) in removal.removed.items() if el not in sst_removed]
-        inside = [el for el in removal.removed if el in sst_removed and removal.removed[el][1].text >= PROSE_MIN_CHARS
-                  and any(a is main.main for a in el.iterancestors())]
-        spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
-        decided += [(el, True, removal.removed[el][1].text,
-                     "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
+        inside = []  # SST noise long enough to be prose, inside the main text
+        for el, (reason, own) in removal.removed.items():  # (one loop for both lists)
+            if el not in sst_removed:
+                decided.append((el, False, own.text, reason))
+            elif own.text >= PROSE_MIN_CHARS:
+                for ancestor in el.iterancestors():
+                    if ancestor is main.main:
+                        inside.append(el)
+                        break
+        spared: frozenset[lxml.etree._Element] = frozenset()
+        if inside:  # (rare: no comprehension run for nothing)
+            spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
+            decided += [(el, True, removal.removed[el][1].text,
+                         "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
         decided.append((main.main, True, _chars(removal, main.main),
                         f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
-        decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
-                    for el in main.title]
+        if main.title:
+            decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
+                        for el in main.title]
         output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
             wrapper = lxml.html.Element("div")

@@ -84,7 +84,7 @@ class Removal:
 
     lengths: dict[Element, Lengths]
     removed: dict[Element, tuple[str, Lengths]] = field(default_factory=dict)  # reason, own lengths
-    # The attributes of measured elements that have any, children first (what drop_by_vocabulary reads).
+    # The attributes of measured elements that have any, in document order (what drop_by_vocabulary reads).
     attributes: dict[Element, list[tuple[str, str]]] = field(default_factory=dict)
 
     @classmethod
@@ -98,17 +98,21 @@ class Removal:
 
     def remove(self, el: Element, reason: str) -> None:
         """Take ``el``'s subtree out of the lengths of its ancestors and of the candidates."""
-        own = self.lengths.get(el)
+        table = self.lengths
+        get = table.get
+        own = get(el)
         if own is None:  # inside an already removed subtree
             return
+        text, link_text, markup = own.text, own.link_text, own.markup
         for ancestor in el.iterancestors():
-            lengths = self.lengths.get(ancestor)
+            lengths = get(ancestor)
             if lengths is not None:
-                lengths.text -= own.text
-                lengths.link_text -= own.link_text
-                lengths.markup -= own.markup
+                lengths.text -= text
+                lengths.link_text -= link_text
+                lengths.markup -= markup
+        pop = table.pop
         for node in el.iter():
-            self.lengths.pop(node, None)
+            pop(node, None)
         self.removed[el] = (reason, own)
 
     def record(self, el: Element, reason: str, own: Lengths) -> None:
@@ -156,7 +160,7 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     The outermost such elements go, in document order, as a walk from ``body`` that skips what it
     removes would take them.  Whether one goes depends only on its own subtree, which nothing
     removed before it in such a walk has touched, so each is judged on the lengths as they are, in
-    the order of :attr:`Removal.attributes` (children first: no tree walk, no attribute read).
+    the order of :attr:`Removal.attributes` (document order: no tree walk, no attribute read).
     """
     lengths = removal.lengths
     total = max(lengths[body].text, 1)
@@ -164,19 +168,26 @@ def drop_by_vocabulary(body: Element, removal: Removal) -> None:
     for el, attributes in removal.attributes.items():
         if el is body or el not in lengths:
             continue
-        get = dict(attributes).get
-        triple = (get("class"), get("id"), get("role"))
-        if triple == (None, None, None):
+        class_ = id_ = role = None
+        for name, value in attributes:  # (a loop over the one or two pairs: cheaper than a dict)
+            if name == "class":
+                class_ = value
+            elif name == "id":
+                id_ = value
+            elif name == "role":
+                role = value
+        if class_ is None and id_ is None and role is None:
             continue
-        names = _negative_names_of(triple)
+        names = _negative_names_of((class_, id_, role))
         if not names:
             continue
         share = lengths[el].text / total
         if share < NEGATIVE_MAX_SHARE and not (share >= WRAPPED_MIN_SHARE and wraps_article(el, lengths)):
             doomed[el] = (names, share)
-    nested = len(doomed) > 1
-    for el, (names, share) in doomed.items():  # the outermost are disjoint: children first is document order
-        if not (nested and any(ancestor in doomed for ancestor in el.iterancestors())):
+    for el, (names, share) in doomed.items():
+        # In document order, so an outer doomed element goes first and takes the nested ones out of
+        # the lengths table: those are left alone (only the outermost are removed).
+        if el in lengths:
             removal.remove(el, f"class/id names {'/'.join(names)} and it holds {share:.0%} of the text")
 
 
@@ -184,12 +195,12 @@ def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]
     """The outermost ancestor of ``best`` named like a comment thread, when taking it away still
     leaves a real share of the page's text (comments can outweigh the article they follow)."""
     thread = None
-    for el in [best, *best.iterancestors()]:
-        if el is body:
-            break
+    el = best
+    while el is not None and el is not body:  # (climbing by getparent: no list of the ancestors)
         names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()  # (no generator to join)
         if COMMENT_RE.search(names):
             thread = el
+        el = el.getparent()
     if thread is None or lengths[body].text - lengths[thread].text < COMMENT_MIN_LEFT * lengths[body].text:
         return None
     return thread
