@@ -1,9 +1,10 @@
+import sys
 from collections import Counter
 
 import pytest
 
 from scrapy_boilerplate.evaluation.metric import mean_score, score_text
-from scrapy_boilerplate.tokenize import token_bag, tokenize
+from scrapy_boilerplate.tokenize import MARK_SPANS, mark_ranges, token_bag, tokenize
 
 
 def test_words_are_casefolded_letter_digit_runs():
@@ -61,3 +62,8 @@ def test_mean_is_macro_over_pages():
     mean = mean_score([score_text("a", "a"), score_text("", "a")])
     assert (mean.n, mean.f1) == (2, 0.5)
     assert mean_score([]).f1 is None
+
+
+def test_combining_marks_are_found_where_a_scan_of_every_code_point_finds_them():
+    assert mark_ranges(MARK_SPANS) == mark_ranges(((0x300, sys.maxunicode),))
+    assert tokenize("a\U000e0100x b") == ["a\U000e0100x", "b"]  # a plane-14 variation selector joins too
