@@ -34,15 +34,23 @@ def _step(tag: str, element_id: str | None, element_class: str | None) -> str:
     return "".join(names)
 
 
-def _new_signature(steps: StepMemo, key: tuple[str, str, str | None, str | None]) -> str:
-    """Hash and memoise the path ``key`` (parent path, tag, id, class) names: a memo miss."""
-    prefix, tag, element_id, element_class = key
-    digest = hashlib.blake2b((prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"),
-                             digest_size=SIGNATURE_BYTES)
-    signature = digest.hexdigest()
-    if len(steps) >= STEP_MEMO_LIMIT:
-        steps.clear()
-    steps[key] = signature
+def _signature(steps: StepMemo, prefix: str, tag: str, node: lxml.etree._Element) -> str:
+    """The signature of ``node`` (tagged ``tag``) under a parent signed ``prefix``, memoised in ``steps``."""
+    element_id = element_class = None
+    for name, value in node.items():  # one call for all attributes: cheaper than two get()s
+        if name == "id":
+            element_id = value
+        elif name == "class":
+            element_class = value
+    key = (prefix, tag, element_id, element_class)
+    signature = steps.get(key)
+    if signature is None:
+        digest = hashlib.blake2b((prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"),
+                                 digest_size=SIGNATURE_BYTES)
+        signature = digest.hexdigest()
+        if len(steps) >= STEP_MEMO_LIMIT:
+            steps.clear()
+        steps[key] = signature
     return signature
 
 
@@ -93,18 +101,8 @@ class _Signer:
         return prefix
 
     def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
-        """The signature of ``node`` under a parent signed ``prefix`` (memoised in ``steps``)."""
-        element_id = element_class = None
-        for name, value in node.items():  # one call for all attributes: cheaper than two get()s
-            if name == "id":
-                element_id = value
-            elif name == "class":
-                element_class = value
-        key = (prefix, node.tag, element_id, element_class)
-        signature = self.steps.get(key)
-        if signature is None:
-            signature = _new_signature(self.steps, key)
-        self.by_element[node] = signature
+        """The signature of ``node`` under a parent signed ``prefix``, kept in :attr:`by_element`."""
+        signature = self.by_element[node] = _signature(self.steps, prefix, node.tag, node)
         return signature
 
     def blocks(self, root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
@@ -116,8 +114,7 @@ class _Signer:
         costs more than the tags of a crawled page's few non-block elements).  A block's parent
         is almost always an earlier block, signed just before: one dict lookup gives its path.
         """
-        tags = BLOCK_TAGS
-        steps_get = self.steps.get
+        tags, steps = BLOCK_TAGS, self.steps
         by_block = self.by_block
         signed = by_block.get
         for node in root.iter():
@@ -128,17 +125,7 @@ class _Signer:
             prefix = signed(parent)
             if prefix is None:
                 prefix = "" if parent is None else self._sign_ancestors(parent)
-            element_id = element_class = None
-            for name, value in node.items():
-                if name == "id":
-                    element_id = value
-                elif name == "class":
-                    element_class = value
-            key = (prefix, tag, element_id, element_class)
-            signature = steps_get(key)
-            if signature is None:
-                signature = _new_signature(self.steps, key)
-            by_block[node] = signature
+            by_block[node] = _signature(steps, prefix, tag, node)
         return by_block
 
 
@@ -155,8 +142,13 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
     ``steps`` memoises path steps across the pages of one site (a fresh memo when None).
     """
     walk, signed = _signed_walk(page, steps if steps is not None else {})
+    return _weighed(signed, walk.lengths())
+
+
+def _weighed(signed: dict[lxml.etree._Element, str], lengths: list[int]) -> Counter[str]:
+    """Visible characters per signature, from the blocks' signatures and lengths (in the walk's order)."""
     chars: Counter[str] = Counter()
-    for signature, length in zip(signed.values(), walk.lengths()):
+    for signature, length in zip(signed.values(), lengths):
         if length:
             chars[signature] += length
     return chars
@@ -225,10 +217,7 @@ class Fingerprint:
             if all(page_counts[signature] > 1 for signature in keys):
                 shares.append(0.0)  # (what unseen_share gives when every signature is known)
                 continue
-            chars: Counter[str] = Counter()  # block_signatures(page)
-            for signature, length in zip(signed.values(), walk.lengths() if lengths is None else lengths):
-                if length:
-                    chars[signature] += length
+            chars = _weighed(signed, walk.lengths() if lengths is None else lengths)  # block_signatures(page)
             own = {signature for signature in chars if page_counts[signature] > 1}
             shares.append(unseen_share(chars, own))
         mean = sum(shares) / len(shares) if shares else 0.0
