@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import _count_elements  # type: ignore[attr-defined]  # (what Counter.update calls)
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from scrapy_boilerplate.models.sst_build import ElementNode
@@ -88,43 +88,35 @@ def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) ->
     recorded = node.page_features
     pages = [page for page, _ in recorded]
     if pages != sorted(set(pages)):  # a page recorded twice, or out of order (not from a build)
-        return _leaf_importance_of(node.features, node.leaf_pages, entropies)
+        features = node.features
+        return _importance(len(features), node.leaf_pages, entropies,
+                           lambda of: of.spread_total(features.values(), node.leaf_pages))
     per_page = [features for _, features in recorded]
+    m = len(per_page)
     first = per_page[0] if per_page else {}
-    if per_page.count(first) == len(per_page):  # a template's leaf: the same features on every page
-        if not first:
-            return None
-        m = len(per_page)
-        if m <= 1:
-            return 1.0
-        of = entropies or EntropyCache()
+    if per_page.count(first) == m:  # a template's leaf: the same features on every page
         # Every feature is on all m pages with its one count: the entropies of the general case.
-        total = sum([of((count,) * m, m) for count in first.values()])
-        return max(0.0, 1.0 - total / len(first))
+        return _importance(len(first), m, entropies,
+                           lambda of: sum([of((count,) * m, m) for count in first.values()]))
     spread: dict[str, int] = {}  # feature -> pages that have it, in first-seen order
     for features in per_page:
         _count_elements(spread, features)
-    if not spread:
-        return None
-    m = len(per_page)
-    if m <= 1:
-        return 1.0
-    of = entropies or EntropyCache()
     # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
     # no bit of the total (most features of prose are such), and it still counts in the mean.
-    total = sum([of(tuple([features[f] for features in per_page if f in features]), m)
-                 for f, n in spread.items() if n > 1])
-    return max(0.0, 1.0 - total / len(spread))
+    return _importance(len(spread), m, entropies,
+                       lambda of: sum([of(tuple([features[f] for features in per_page if f in features]), m)
+                                       for f, n in spread.items() if n > 1]))
 
 
-def _leaf_importance_of(features: dict[str, dict[int, int]], m: int, entropies: EntropyCache | None) -> float | None:
-    """:func:`leaf_importance` from each feature's count per page."""
+def _importance(features: int, m: int, entropies: EntropyCache | None,
+                total_of: Callable[[EntropyCache], float]) -> float | None:
+    """1 - ``total_of(cache)`` / ``features``: the mean entropy of a leaf's ``features`` content
+    features over its ``m`` pages; None without features, 1 on a single page."""
     if not features:
         return None
     if m <= 1:
         return 1.0
-    total = (entropies or EntropyCache()).spread_total(features.values(), m)
-    return max(0.0, 1.0 - total / len(features))
+    return max(0.0, 1.0 - total_of(entropies or EntropyCache()) / features)
 
 
 def post_order(root: ElementNode) -> Iterator[ElementNode]:
