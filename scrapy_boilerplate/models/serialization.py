@@ -1,23 +1,60 @@
 """Fitted models as versioned JSON documents; numeric arrays are embedded, typed and checked.
 
-Never pickle: a model file may come from a shared store, so loading must not run code.
+Never pickle: a model file may come from a shared store, so loading must not run code.  Arrays are
+numpy arrays, or stdlib ``array.array`` for models with ``numpy_state = False``; both are written
+in the same format (a 1-D ``array.array`` of ``"i"`` gives the same bytes as numpy's ``<i4``), and
+numpy is imported only for models that use it.
 """
 
 from __future__ import annotations
 
+import array as pyarray
 import base64
 import json
-from typing import Any
-
-import numpy as np
+import sys
+from typing import TYPE_CHECKING, Any
 
 from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
 
+if TYPE_CHECKING:
+    import numpy as np
+
 FORMAT = "scrapy-boilerplate/model"
 _ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
+# dtype -> the stdlib array typecode of that item size on this platform (checked at import below).
+_TYPECODES = {"<i4": "i", "<i8": "q", "<u4": "I", "<u8": "Q", "<f4": "f", "<f8": "d", "|u1": "B"}
+_TYPECODES = {dtype: code for dtype, code in _TYPECODES.items() if pyarray.array(code).itemsize == int(dtype[2:])}
+_DTYPES = {code: dtype for dtype, code in _TYPECODES.items()}
 
 
-def _encode_array(array: np.ndarray) -> dict[str, Any]:
+def _encode_plain(array: pyarray.array) -> dict[str, Any]:
+    dtype = _DTYPES.get(array.typecode)
+    if dtype is None:
+        raise TypeError(f"cannot save arrays of typecode {array.typecode!r}")
+    if sys.byteorder == "big" and dtype != "|u1":
+        array = pyarray.array(array.typecode, array)
+        array.byteswap()
+    return {"dtype": dtype, "shape": [len(array)], "data": base64.b64encode(array.tobytes()).decode("ascii")}
+
+
+def _decode_plain(name: str, dtype: str, shape: tuple[int, ...], raw: bytes) -> pyarray.array:
+    code = _TYPECODES.get(dtype)
+    if code is None or len(shape) != 1:
+        raise ModelFormatError(f"array {name!r}: only 1-D arrays of {sorted(_TYPECODES)} load without numpy")
+    array = pyarray.array(code)
+    array.frombytes(raw)  # ValueError when the bytes are not a whole number of items
+    if len(array) != shape[0]:
+        raise ValueError(f"{len(array)} items for shape {list(shape)}")
+    if sys.byteorder == "big" and dtype != "|u1":
+        array.byteswap()
+    return array
+
+
+def _encode_array(array: np.ndarray | pyarray.array) -> dict[str, Any]:
+    if isinstance(array, pyarray.array):
+        return _encode_plain(array)
+    import numpy as np
+
     array = np.ascontiguousarray(array)
     if array.dtype.byteorder == ">":
         array = array.astype(array.dtype.newbyteorder("<"))
@@ -27,12 +64,17 @@ def _encode_array(array: np.ndarray) -> dict[str, Any]:
     return {"dtype": dtype, "shape": list(array.shape), "data": base64.b64encode(array.tobytes()).decode("ascii")}
 
 
-def _decode_array(name: str, spec: Any) -> np.ndarray:
+def _decode_array(name: str, spec: Any, plain: bool = False) -> np.ndarray | pyarray.array:
+    """One stored array, as numpy's, or as an ``array.array`` when ``plain`` (numpy not imported)."""
     try:
         dtype, shape, data = spec["dtype"], tuple(int(n) for n in spec["shape"]), spec["data"]
         if dtype not in _ALLOWED_DTYPES:
             raise ModelFormatError(f"array {name!r}: dtype {dtype!r} not allowed")
         raw = base64.b64decode(data, validate=True)
+        if plain:
+            return _decode_plain(name, dtype, shape, raw)
+        import numpy as np
+
         return np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
     except ModelFormatError:
         raise
@@ -85,6 +127,7 @@ def load_model(data: bytes | dict[str, Any]) -> SiteModel:
         model = cls(**params)
     except (TypeError, ValueError) as exc:
         raise ModelFormatError(f"bad {cls.name} parameters: {exc}") from exc
-    model._set_state(state, {name: _decode_array(name, spec) for name, spec in arrays.items()})
+    plain = not cls.numpy_state
+    model._set_state(state, {name: _decode_array(name, spec, plain) for name, spec in arrays.items()})
     model._fitted = True
     return model

@@ -9,10 +9,9 @@ child per (key, occurrence) instead of every style node, which bounds the size w
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from scrapy_boilerplate.models.base import ModelFormatError
 from scrapy_boilerplate.models.sst_build import ElementNode
@@ -100,11 +99,15 @@ def iter_compact(root: CompactNode) -> list[CompactNode]:
     return out
 
 
-def to_state(root: CompactNode) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Flatten to JSON (keys, styles, local noise) plus arrays (parent, status, importance)."""
+def to_state(root: CompactNode) -> tuple[dict[str, Any], dict[str, array]]:
+    """Flatten to JSON (keys, styles, local noise) plus arrays (parent, status, importance).
+
+    The arrays are stdlib ``array.array`` (saved as ``<i4``, ``|u1`` and ``<f8``), so saving and
+    loading a style tree never imports numpy.
+    """
     nodes = iter_compact(root)
     index = {id(n): i for i, n in enumerate(nodes)}
-    parent = np.full(len(nodes), -1, dtype="<i4")
+    parent = array("i", [-1]) * len(nodes)
     for n in nodes:
         for child in n.children:
             parent[index[id(child)]] = index[id(n)]
@@ -117,9 +120,9 @@ def to_state(root: CompactNode) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     }
     arrays = {
         "parent": parent,
-        "key": np.array([key_index[n.key] for n in nodes], dtype="<i4"),
-        "status": np.array([n.status for n in nodes], dtype="|u1"),
-        "comp_imp": np.array([n.comp_imp for n in nodes], dtype="<f8"),
+        "key": array("i", [key_index[n.key] for n in nodes]),
+        "status": array("B", [n.status for n in nodes]),
+        "comp_imp": array("d", [n.comp_imp for n in nodes]),
     }
     return state, arrays
 
@@ -129,16 +132,17 @@ def _check(condition: bool, message: str) -> None:
         raise ModelFormatError(f"style_tree state: {message}")
 
 
-def from_state(state: dict[str, Any], arrays: dict[str, np.ndarray]) -> CompactNode:
-    """Rebuild what :func:`to_state` flattened, validating every part."""
+def from_state(state: dict[str, Any], arrays: dict[str, Any]) -> CompactNode:
+    """Rebuild what :func:`to_state` flattened (1-D arrays of any kind), validating every part."""
     _check(all(name in arrays for name in ("parent", "key", "status", "comp_imp")), "missing arrays")
     parent, key, status, imp = arrays["parent"], arrays["key"], arrays["status"], arrays["comp_imp"]
     n = len(parent)
-    _check(n > 0 and all(a.shape == (n,) for a in (key, status, imp)), "array shapes differ")
+    _check(n > 0 and all(len(a) == n and getattr(a, "ndim", 1) == 1 for a in (parent, key, status, imp)),
+           "array shapes differ")
     keys = state.get("keys")
     _check(isinstance(keys, list) and all(isinstance(k, str) for k in keys), "bad key table")
-    _check(bool(np.all((key >= 0) & (key < len(keys)))) and bool(np.all(status <= MIXED)), "index out of range")
-    _check(parent[0] == -1 and bool(np.all((parent[1:] >= 0) & (parent[1:] < np.arange(1, n)))), "bad parents")
+    _check(all(0 <= k < len(keys) for k in key) and all(0 <= s <= MIXED for s in status), "index out of range")
+    _check(parent[0] == -1 and all(0 <= parent[i] < i for i in range(1, n)), "bad parents")
     nodes = [CompactNode(keys[int(key[i])], int(status[i]), float(imp[i])) for i in range(n)]
     for i in range(1, n):
         nodes[int(parent[i])].children.append(nodes[i])

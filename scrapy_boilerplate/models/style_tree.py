@@ -20,7 +20,6 @@ from typing import Any
 
 import lxml.etree
 import lxml.html
-import numpy as np
 
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
@@ -134,6 +133,7 @@ class StyleTreeModel(SiteModel):
     """
 
     name = "style_tree"
+    numpy_state = False  # the saved tree is array.array: a style_tree crawl never imports numpy
 
     def __init__(self, variant: str = "improved", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
                  merge_elements: bool = True, virtual_leaves: bool = True, local_noise: bool | None = None,
@@ -292,11 +292,11 @@ class StyleTreeModel(SiteModel):
                     out.append(Region(leaf, False, reason, None))
         return out
 
-    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
         assert self._sst is not None
         return to_state(self._sst)
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
         if not isinstance(state, dict):
             raise ModelFormatError("style_tree state must be an object")
         self._sst = from_state(state, arrays)
