@@ -34,6 +34,15 @@ def test_stdlib_arrays_are_saved_exactly_as_numpy_saves_them(code, dtype, values
     assert _decode_array("a", plain).tolist() == values  # and numpy models read them as before
 
 
+def test_arrays_are_swapped_to_and_from_the_saved_byte_order_on_a_big_endian_machine(monkeypatch):
+    """Pretend this machine is big-endian: its in-memory words must be swapped when saved and loaded."""
+    assert base64.b64decode(_encode_array(array("i", [1, -2]))["data"]) == b"\x01\0\0\0\xfe\xff\xff\xff"
+    monkeypatch.setattr(sys, "byteorder", "big")
+    saved = _encode_array(array("i", [1, -2]))
+    assert base64.b64decode(saved["data"]) == b"\0\0\0\x01\xff\xff\xff\xfe"
+    assert _decode_array("a", saved, plain=True).tolist() == [1, -2]
+
+
 def test_plain_decoding_rejects_what_it_cannot_represent():
     spec = _encode_array(np.zeros((2, 3), dtype="<i4"))
     with pytest.raises(ModelFormatError, match="1-D"):

@@ -21,20 +21,31 @@ if TYPE_CHECKING:
 
 FORMAT = "scrapy-boilerplate/model"
 _ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
-# dtype -> the stdlib array typecode of that item size on this platform (checked at import below).
-_TYPECODES = {"<i4": "i", "<i8": "q", "<u4": "I", "<u8": "Q", "<f4": "f", "<f8": "d", "|u1": "B"}
-_TYPECODES = {dtype: code for dtype, code in _TYPECODES.items() if pyarray.array(code).itemsize == int(dtype[2:])}
+# dtype -> the stdlib array typecode with that item size on this platform
+_TYPECODES = {dtype: code for dtype, code in (("<i4", "i"), ("<i8", "q"), ("<u4", "I"), ("<u8", "Q"),
+                                              ("<f4", "f"), ("<f8", "d"), ("|u1", "B"))
+              if pyarray.array(code).itemsize == int(dtype[2:])}
 _DTYPES = {code: dtype for dtype, code in _TYPECODES.items()}
+
+
+def _little_endian(array: pyarray.array) -> pyarray.array:
+    """``array`` in the saved (little-endian) byte order: itself here, a swapped copy on a big-endian machine.
+
+    The swap is its own inverse, so it serves saving and loading alike.
+    """
+    if sys.byteorder == "little":
+        return array
+    swapped = pyarray.array(array.typecode, array)
+    swapped.byteswap()
+    return swapped
 
 
 def _encode_plain(array: pyarray.array) -> dict[str, Any]:
     dtype = _DTYPES.get(array.typecode)
     if dtype is None:
         raise TypeError(f"cannot save arrays of typecode {array.typecode!r}")
-    if sys.byteorder == "big" and dtype != "|u1":
-        array = pyarray.array(array.typecode, array)
-        array.byteswap()
-    return {"dtype": dtype, "shape": [len(array)], "data": base64.b64encode(array.tobytes()).decode("ascii")}
+    data = _little_endian(array).tobytes()
+    return {"dtype": dtype, "shape": [len(array)], "data": base64.b64encode(data).decode("ascii")}
 
 
 def _decode_plain(name: str, dtype: str, shape: tuple[int, ...], raw: bytes) -> pyarray.array:
@@ -45,9 +56,7 @@ def _decode_plain(name: str, dtype: str, shape: tuple[int, ...], raw: bytes) -> 
     array.frombytes(raw)  # ValueError when the bytes are not a whole number of items
     if len(array) != shape[0]:
         raise ValueError(f"{len(array)} items for shape {list(shape)}")
-    if sys.byteorder == "big" and dtype != "|u1":
-        array.byteswap()
-    return array
+    return _little_endian(array)
 
 
 def _encode_array(array: np.ndarray | pyarray.array) -> dict[str, Any]:

@@ -15,6 +15,7 @@ matches children by (key, occurrence) and then picks the main text inside what t
 from __future__ import annotations
 
 import copy
+from array import array
 from functools import partial
 from typing import Any
 
@@ -292,7 +293,7 @@ class StyleTreeModel(SiteModel):
                     out.append(Region(leaf, False, reason, None))
         return out
 
-    def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, array]]:
         assert self._sst is not None
         return to_state(self._sst)
 
