@@ -46,6 +46,11 @@ class Page:
         drop_non_content(parsed.root)
         return parsed.root, parsed.truncated
 
+    def parse(self) -> Page:
+        """Parse the page now, in the calling thread (the tree is kept); returns the page."""
+        self._parsed  # noqa: B018 (the property parses and keeps the tree)
+        return self
+
     @property
     def tree(self) -> lxml.etree._Element:
         """The parsed ``<html>`` root with scripts, styles, templates and comments dropped.

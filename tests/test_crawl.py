@@ -60,6 +60,18 @@ def test_every_page_of_a_site_is_cleaned_by_its_fitted_model(sites, tmp_path, co
     assert f"fitted {SITE_MODEL} for {sites['big'].split('//')[1]} on 20 pages" in result.log
 
 
+def test_the_cleaned_html_field_is_written_for_sampled_items_too(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
+                       settings={"BOILERPLATE_MODEL": "style_tree", "BOILERPLATE_SAMPLE_SIZE": 20,
+                                 "BOILERPLATE_CLEANED_HTML_FIELD": "cleaned_html"})
+    assert result.returncode == 0
+    assert_exactly_once(result, 100)
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] >= 1  # some items took a sample page's clean
+    for item in result.items:
+        assert item["boilerplate_model"] == "style_tree"
+        assert item["cleaned_html"].startswith("<") and first_paragraph(sites["gold"][item["url"]])[:40] in item["text"]
+
+
 def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, tmp_path):
     started = time.monotonic()
     result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], opt_out=r"/article/3\.html$",

@@ -59,6 +59,19 @@ def test_raw_text_is_every_text_node_of_the_subtree_without_its_tail():
     assert raw_text(div) == "".join(div.itertext()) == "a & bc\u00e9t\u00e9\u00a0def\ng"
 
 
+def test_raw_text_is_the_same_in_a_worker_thread():
+    # A crawl's fit runs raw_text in a pool thread, where it joins the text in Python (no GIL release).
+    from concurrent.futures import ThreadPoolExecutor
+
+    root = parse_html("<div>a &amp; b<!-- note -->c<b>\u00e9t\u00e9&nbsp;<i>d</i>e</b>f<br>\ng<p>h<span>i</span></p>j</div>"
+                      "tail<div>k</div>").root
+    elements = [el for el in root.iter() if isinstance(el.tag, str)]
+    on_main = [raw_text(el) for el in elements]
+    with ThreadPoolExecutor(1) as pool:
+        in_thread = list(pool.map(raw_text, elements))
+    assert in_thread == on_main and "a & bc\u00e9t\u00e9\u00a0def\nghij" in on_main
+
+
 TRICKY_PAGES = [
     # tables, cells, rows and captions; nested lists; line breaks in inline text
     "<table><caption>Cap</caption><tr><th>h1</th><th>h2</th></tr><tr><td>a<br>b</td><td> c </td></tr></table>"

@@ -186,3 +186,40 @@ def test_a_model_stored_with_another_model_setting_is_re_learned(tmp_path: Path)
         changed.offer("shared.example", page)
     assert changed.fit("shared.example").status == "fitted"
     assert changed.load("shared.example").model.name == "style_tree"
+
+
+def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tmp_path, monkeypatch):
+    # A crawl parses its local sample on the reactor thread and hands the pages to the fit thread.
+    learning = SharedLearning(DirectoryStore(tmp_path), LocalCoordinator(), "spider", ModelSpec("style_tree"),
+                              SAMPLE, 30)
+    for page in PAGES[:SAMPLE]:
+        learning.offer("shared.example", Page(page.html, page.url))
+    parsed = [page.parse() for page in learning.local_sample("shared.example")]
+    assert [page.url for page in parsed] == [page.url for page in PAGES[:SAMPLE]]
+    parsed[0] = Page(parsed[0].html + "<p>changed since</p>", parsed[0].url).parse()
+    parses = []
+    original = Page._parse
+    monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or original(page))
+    outcome = learning.fit("shared.example", parsed)
+    assert parses == [PAGES[0].url]  # the page whose HTML is not the sample's, parsed from the sample
+    fresh = SharedLearning(DirectoryStore(tmp_path / "fresh"), LocalCoordinator(), "spider",
+                           ModelSpec("style_tree"), SAMPLE, 30)
+    for page in PAGES[:SAMPLE]:
+        fresh.offer("shared.example", Page(page.html, page.url))
+    unparsed = fresh.fit("shared.example")
+    assert {url: c.text for url, (_, c) in outcome.learned.prepared.items()} == {
+        url: c.text for url, (_, c) in unparsed.learned.prepared.items()}
+
+
+def test_a_crawl_without_a_cleaned_html_field_keeps_no_cleaned_html_of_its_sample(tmp_path):
+    def prepared(keep: bool) -> dict:
+        learning = SharedLearning(DirectoryStore(tmp_path / str(keep)), LocalCoordinator(), "spider",
+                                  ModelSpec("style_tree"), SAMPLE, 30, keep_cleaned_html=keep)
+        for page in PAGES[:SAMPLE]:
+            learning.offer("shared.example", Page(page.html, page.url))
+        return learning.fit("shared.example").learned.prepared
+
+    kept, dropped = prepared(True), prepared(False)
+    assert all(c.html.startswith("<") for _, c in kept.values())
+    assert all(c.html == "" for _, c in dropped.values())
+    assert {u: c.text for u, (_, c) in kept.items()} == {u: c.text for u, (_, c) in dropped.items()}

@@ -23,7 +23,7 @@ from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, Ho
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
-from scrapy_boilerplate.crawl.threads import run_in_thread
+from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
@@ -34,6 +34,11 @@ logger = logging.getLogger(__name__)
 SAMPLING, FITTING, READY, FALLBACK = "sampling", "fitting", "ready", "fallback"
 # Cleaned sample pages are kept this long after a fit for the held items of those pages.
 PREPARED_TTL_SECONDS = 30.0
+# A fit's sample pages are parsed on the reactor thread (see BoilerplateLearner._parse_sample),
+# a turn of the reactor after each this many seconds of parsing; pages longer than this many
+# characters are left to the fit thread.
+PARSE_SLICE_SECONDS = 0.005
+REACTOR_PARSE_MAX_CHARS = 500_000
 # Where an adopted model comes from (FITTED here is the sharing module's own status name).
 STORED, SHARED = "stored", "shared"
 
@@ -148,7 +153,8 @@ class BoilerplateLearner:
     async def _fit(self, domain: str, state: DomainState) -> None:
         started = time.perf_counter()
         try:
-            outcome = await run_in_thread(self.sync.learning.fit, domain)
+            parsed = await self._parse_sample(domain)
+            outcome = await run_in_thread(self.sync.learning.fit, domain, parsed)
         except StoreError as exc:  # the shared sample is out of reach: sample again, in this process
             if self.sync.go_local("fit from the shared sample", exc):
                 self.reset_shared_samples()
@@ -175,6 +181,27 @@ class BoilerplateLearner:
             state.sample_full = False
             if state.status == FITTING and not state.resampling:
                 state.status = SAMPLING
+
+    async def _parse_sample(self, domain: str) -> list[Page]:
+        """``domain``'s sample pages (when the sample lives in this process), parsed on this thread.
+
+        lxml's parser releases the GIL while it runs.  In the fit thread, each of those releases
+        handed the GIL to the reactor thread and back: two context switches a parse, about as much
+        CPU as the fits themselves on the benchmark crawl (docs/perf.md).  Parsed here, a sample
+        costs the reactor what parsing its pages for cleaning would, spread over turns of
+        ``PARSE_SLICE_SECONDS``; the fit then reads the trees (lxml allows reading a tree in
+        another thread, and the reactor thread that parsed it outlives the fit).
+        """
+        pages = self.sync.learning.local_sample(domain)
+        slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
+        for page in pages:
+            if len(page.html) > REACTOR_PARSE_MAX_CHARS:
+                continue  # parsed by the fit, in its thread: no long stall of the crawl
+            if time.perf_counter() > slice_end:
+                await next_reactor_turn()
+                slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
+            page.parse()
+        return pages
 
     def _adopt(self, domain: str, state: DomainState, learned: Learned, source: str, seconds: float = 0.0) -> None:
         """Put ``learned`` (``source``: fitted here in ``seconds``, stored before the crawl, shared by

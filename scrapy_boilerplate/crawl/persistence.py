@@ -53,7 +53,8 @@ class ModelSync:
                    if config.drift_enabled else None)
         spider = getattr(crawler.spidercls, "name", None) or "default"
         self.learning = SharedLearning(self.store, self.coordinator, spider, config.model, config.sample_size,
-                                       config.fit_lock_ttl, monitor)
+                                       config.fit_lock_ttl, monitor,
+                                       keep_cleaned_html=config.cleaned_html_field is not None)
         self._failed_once = False
         logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
 
@@ -82,7 +83,7 @@ class ModelSync:
         old = self.learning
         self.store, self.coordinator = MemoryStore(self.stats), LocalCoordinator()
         self.learning = SharedLearning(self.store, self.coordinator, old.spider, old.spec, old.sample_size,
-                                       old.lock_ttl, old.monitor)
+                                       old.lock_ttl, old.monitor, old.keep_cleaned_html)
         logger.warning("boilerplate: continuing without the shared model store: this worker samples and fits "
                        "on its own, and its models are not kept")
         return True

@@ -1,4 +1,4 @@
-"""Run CPU work in the reactor's thread pool and await it from ``async def`` Scrapy hooks."""
+"""Run CPU work in the reactor's thread pool, or give the reactor a turn, from ``async def`` Scrapy hooks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 T = TypeVar("T")
@@ -18,3 +19,10 @@ async def run_in_thread(func: Callable[..., T], *args: object) -> T:
     makes the Deferred awaitable in either case (scrapy/utils/defer.py).
     """
     return await maybe_deferred_to_future(deferToThread(func, *args))
+
+
+async def next_reactor_turn() -> None:
+    """Return once the reactor has had a turn: long work on its thread lets the crawl's I/O run in between."""
+    from twisted.internet import reactor  # imported late: the crawler installs the reactor
+
+    await maybe_deferred_to_future(deferLater(reactor, 0, lambda: None))

@@ -51,9 +51,20 @@ def collapsed_length(text: str) -> int:
     return len(normalize_space(text))
 
 
+# The thread the crawl's reactor runs in (Scrapy's CrawlerProcess: the main thread).
+_MAIN_THREAD_ID = threading.main_thread().ident
+
+
 def raw_text(root: lxml.etree._Element) -> str:
-    """``"".join(root.itertext())`` (every text node under ``root``, its own tail excluded), made by
-    libxml2's text serialiser without creating a Python object per element: ten times faster."""
+    """``"".join(root.itertext())``: every text node under ``root``, its own tail excluded.
+
+    On the main thread it is made by libxml2's text serialiser, without a Python object per text
+    node (several times faster).  The serialiser releases the GIL, though: in a worker thread (a
+    crawl's fit) each release hands the GIL to the busy reactor thread and back, two context
+    switches costing more than the join (docs/perf.md), so other threads join in Python.
+    """
+    if threading.get_ident() != _MAIN_THREAD_ID:
+        return "".join(root.itertext())
     return lxml.etree.tostring(root, method="text", encoding="unicode", with_tail=False)
 
 

@@ -17,13 +17,14 @@ thread-safe: ``watch`` and ``observe`` belong to the crawl's own thread.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store.base import ModelStore, StoreError
-from scrapy_boilerplate.store.coordination import Coordinator, SampleOffer, SampleState
+from scrapy_boilerplate.store.coordination import Coordinator, LocalCoordinator, SampleOffer, SampleState
 from scrapy_boilerplate.store.drift import Drift, DriftMonitor, fit_baseline
 from scrapy_boilerplate.store.fingerprint import Fingerprint
 from scrapy_boilerplate.store.record import StoredModel, StoreEntry
@@ -31,6 +32,11 @@ from scrapy_boilerplate.store.record import StoredModel, StoreEntry
 logger = logging.getLogger(__name__)
 
 FITTED, LOADED, BUSY, INCOMPLETE = "fitted", "loaded", "busy", "incomplete"
+
+
+def _same_page(known: Page | None, url: str, html: str) -> Page:
+    """``known`` (maybe parsed already) if it is this very sample page, else a new page."""
+    return known if known is not None and known.html == html else Page(html, url)
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,8 @@ class SharedLearning:
     """The model life cycle of one spider's domains over a store and a coordinator."""
 
     def __init__(self, store: ModelStore, coordinator: Coordinator, spider: str, spec: ModelSpec,
-                 sample_size: int, lock_ttl: float, monitor: DriftMonitor | None = None) -> None:
+                 sample_size: int, lock_ttl: float, monitor: DriftMonitor | None = None,
+                 keep_cleaned_html: bool = True) -> None:
         self.store = store
         self.coordinator = coordinator
         self.spider = spider
@@ -72,6 +79,10 @@ class SharedLearning:
         self.sample_size = sample_size
         self.lock_ttl = lock_ttl
         self.monitor = monitor
+        # Whether the prepared pages keep their cleaned HTML (a crawl without
+        # BOILERPLATE_CLEANED_HTML_FIELD never reads it, and serialising costs each sample page a
+        # trip through libxml2's serialiser, which hands the GIL to the reactor and back).
+        self.keep_cleaned_html = keep_cleaned_html
 
     def load(self, domain: str) -> Learned | None:
         """The stored model of ``domain`` (``None`` if absent or unusable)."""
@@ -102,8 +113,19 @@ class SharedLearning:
         fitted = known is not None and known.generation >= state.generation
         return not fitted and (state.closed or state.count >= self.sample_size)
 
-    def fit(self, domain: str) -> FitOutcome:
-        """Fit ``domain`` on the shared sample unless another worker is at it or already did."""
+    def local_sample(self, domain: str) -> list[Page]:
+        """The pages of ``domain``'s sample as unparsed pages when the sample lives in this process,
+        else none (reading a shared sample is network I/O: the fit does it, in its thread)."""
+        if not isinstance(self.coordinator, LocalCoordinator):
+            return []
+        return [Page(html, url) for url, html in self.coordinator.pages(self.spider, domain)]
+
+    def fit(self, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
+        """Fit ``domain`` on the shared sample unless another worker is at it or already did.
+
+        ``parsed`` may hold sample pages already parsed (by :meth:`local_sample`'s caller, on the
+        reactor thread); a page is used only if the sample still holds the same URL and HTML.
+        """
         lock = self.coordinator.acquire_fit_lock(self.spider, domain, self.lock_ttl)
         if lock is None:
             return FitOutcome(BUSY)
@@ -118,7 +140,8 @@ class SharedLearning:
                 self.coordinator.restart_sample(self.spider, domain, max(state.generation,
                                                                          entry.generation if entry else 0))
                 return FitOutcome(INCOMPLETE)
-            pages = [Page(html, url) for url, html in self.coordinator.pages(self.spider, domain)]
+            known = {page.url: page for page in parsed}
+            pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
             if len(pages) < self.sample_size:
                 return FitOutcome(INCOMPLETE)
             learned, stored_ok = self._fit_and_store(domain, pages, state.generation)
@@ -142,9 +165,14 @@ class SharedLearning:
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
         # instructions a page (naming every region by path), 5 M per fitted domain.  ``replace``
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
-        prepared = {page.url: (page.html, replace(c, decisions=())) for page, c in zip(pages, cleaned)}
+        prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
         return Learned(model, entry, fingerprint, prepared), stored_ok
+
+    def _prepared(self, cleaned: CleanedPage) -> CleanedPage:
+        if self.keep_cleaned_html:
+            return replace(cleaned, decisions=())
+        return replace(cleaned, decisions=(), html="")
 
     def newer(self, domain: str, known: StoreEntry | None) -> Learned | None:
         """The stored model of ``domain`` if it is newer than ``known`` (another worker's fit)."""
