@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
@@ -38,6 +39,16 @@ def test_too_many_sampling_domains_evict_the_oldest_to_the_fallback():
     assert lrn.wants_sample("b.example") and lrn.should_hold("c.example")
     assert lrn.stats.get_value(keys.DOMAINS_EVICTED) == 1
     assert lrn.stats.get_value(keys.DOMAINS_FALLBACK) == 1
+
+
+def test_the_page_offered_when_the_shared_store_fails_still_holds_its_item():
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    lrn = learner(BOILERPLATE_STORE="redis://127.0.0.1:1/0", BOILERPLATE_SAMPLE_SIZE=5)  # nothing listens there
+    page = make_site("a.example", 1)[0]
+    lrn.add_sample("a.example", Page(page.html, page.url))
+    assert not lrn.sync.shared  # the crawl went on without the store, sampling in this process
+    assert sampled_pages(lrn, "a.example") == [(page.url, page.html)]
+    assert lrn.should_hold("a.example")  # the page's item waits for the model, as the others will
 
 
 def test_a_page_is_sampled_once():

@@ -129,6 +129,7 @@ class BoilerplateLearner:
         offer = self.sync.offer(domain, page)
         if offer is None:  # the shared store is gone: sample again, in this process
             self.reset_shared_samples()
+            state.urls.add(page.url)  # (the reset forgot it: its item must wait for the model too)
             offer = self.sync.offer(domain, page)
         if offer is None:
             return
