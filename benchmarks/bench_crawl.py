@@ -86,6 +86,19 @@ def child(spec_path: str) -> None:
     process.start()
 
 
+def serve_corpus(stack: ExitStack, workdir: Path, sites: int, pages: int) -> list[str]:
+    """Write ``sites`` linked sites of ``pages`` pages under ``workdir``, serve each on a loopback port
+    until ``stack`` closes, and return their seed URLs."""
+    from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
+
+    seeds = []
+    for i in range(sites):
+        site = workdir / f"site{i}"
+        write_linked_site(site, f"site{i}.example", pages, seed=i)
+        seeds.append(stack.enter_context(serve_directory(site)) + SEED_PATH)
+    return seeds
+
+
 def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str],
           script: str = __file__) -> dict[str, float]:
     """Run one crawl in a child process (``script --child SPEC``); wall seconds, CPU seconds, peak RSS (MiB), items."""
@@ -122,16 +135,10 @@ def main() -> None:
     if args.child:
         child(args.child)
         return
-    from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
-
     extra = dict(item.split("=", 1) for item in args.set)
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         workdir = Path(tmp)
-        seeds = []
-        for i in range(args.sites):
-            site = workdir / f"site{i}"
-            write_linked_site(site, f"site{i}.example", args.pages, seed=i)
-            seeds.append(stack.enter_context(serve_directory(site)) + SEED_PATH)
+        seeds = serve_corpus(stack, workdir, args.sites, args.pages)
         runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
         for _ in range(args.repeat):
             for plugin in (False, True):

@@ -78,16 +78,10 @@ def main() -> None:
         _probe(Path(args.child).with_suffix(".probe.json"))
         bench_crawl.child(args.child)
         return
-    from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
-
     rows = {}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         workdir = Path(tmp)
-        seeds = []
-        for i in range(args.sites):
-            site = workdir / f"site{i}"
-            write_linked_site(site, f"site{i}.example", args.pages, seed=i)
-            seeds.append(stack.enter_context(serve_directory(site)) + SEED_PATH)
+        seeds = bench_crawl.serve_corpus(stack, workdir, args.sites, args.pages)
         for plugin in (False, True):
             run = bench_crawl.crawl(seeds, plugin, args.model, workdir, {}, script=__file__)
             probe = json.loads((workdir / "spec.probe.json").read_text())

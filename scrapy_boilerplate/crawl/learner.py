@@ -125,12 +125,11 @@ class BoilerplateLearner:
         if not state.urls:
             self._make_room_for(domain)
         self._sampling[domain] = None
-        state.urls.add(page.url)
         offer = self.sync.offer(domain, page)
         if offer is None:  # the shared store is gone: sample again, in this process
             self.reset_shared_samples()
-            state.urls.add(page.url)  # (the reset forgot it: its item must wait for the model too)
             offer = self.sync.offer(domain, page)
+        state.urls.add(page.url)  # after any reset, which forgets the URLs offered so far
         if offer is None:
             return
         if offer.accepted:
