@@ -2,7 +2,7 @@
 
 SPEC: ``start_urls``, ``settings`` (merged over the test defaults), ``out`` (a folder that gets
 ``items.jsonl``, ``stats.json`` and ``crawl.log``), ``follow`` (regex of links to follow),
-``item_type`` (dict, item, dataclass, attrs) and ``opt_out`` (regex of URLs requested with
+``item_type`` (dict, item, dataclass, attrs, without_text) and ``opt_out`` (regex of URLs requested with
 ``dont_clean_boilerplate``).  Tests call :func:`run_crawl`.
 """
 
@@ -49,6 +49,17 @@ class PageAttrs:
 
 
 ITEM_TYPES = {"dict": dict, "item": PageItem, "dataclass": PageDataclass, "attrs": PageAttrs}
+
+
+def spider_with_item_lacking_text() -> type:
+    """A SiteSpider naming (as a class attribute) an item class with ``html`` but no ``text``.
+
+    Made on demand: a module-level class would be named by every crawl of this harness.
+    """
+    item_class = type("PageItemWithoutText", (scrapy.Item,), {"url": scrapy.Field(), "html": scrapy.Field(),
+                                                              "size": scrapy.Field()})
+    ITEM_TYPES["without_text"] = item_class
+    return type("SiteSpiderWithoutText", (SiteSpider,), {"item_class": item_class})
 
 
 class SiteSpider(scrapy.Spider):
@@ -112,7 +123,8 @@ def main(spec_path: str) -> None:
         **spec.get("settings", {}),
     }
     process = CrawlerProcess(settings)
-    crawler = process.create_crawler(SiteSpider)
+    spidercls = spider_with_item_lacking_text() if spec.get("item_type") == "without_text" else SiteSpider
+    crawler = process.create_crawler(spidercls)
     process.crawl(crawler, spec=spec)
     process.start()
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}

@@ -194,6 +194,15 @@ def test_non_html_empty_and_huge_bodies_pass_untouched(odd_site, tmp_path):
     assert result.stats[keys.ITEMS_SKIPPED.format(reason="too_large")] == 1
 
 
+def test_an_item_class_without_the_text_field_is_reported_before_the_crawl_starts(sites, tmp_path):
+    result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], item_type="without_text")
+    error = "PageItemWithoutText does not declare the field(s) text, boilerplate_model"
+    assert error in result.log and result.log.index(error) < result.log.index("Spider opened")
+    assert result.log.count("does not declare") == 1  # not again when its first item comes
+    assert result.items and all("text" not in item and item["html"] for item in result.items)
+    assert result.stats[keys.ITEMS_SKIPPED.format(reason="undeclared_field")] == len(result.items)
+
+
 def test_a_bad_setting_stops_the_crawl_at_start_naming_it(sites, tmp_path):
     result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], settings={"BOILERPLATE_SAMPLE_SIZE": 0})
     assert "BOILERPLATE_SAMPLE_SIZE=0 is invalid" in result.log

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sys
+import types
 
 import attrs
 import pytest
 import scrapy
+from scrapy.loader import ItemLoader
 from scrapy.utils.test import get_crawler
 
 from crawl_models import Broken, CommonBlocks
@@ -49,14 +52,14 @@ class AttrsItem:
     boilerplate_model: str | None = None
 
 
-def make_pipeline(model=None, **settings) -> BoilerplatePipeline:
+def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline:
     """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
     crawler = get_crawler(settings_dict={"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
     crawler.stats.open_spider()
     learner = BoilerplateLearner.from_crawler(crawler)
     if model is not None:
         learner.domains[DOMAIN] = DomainState(status=READY, model=model)
-    return BoilerplatePipeline(learner)
+    return BoilerplatePipeline(learner, spidercls)
 
 
 def fitted() -> CommonBlocks:
@@ -109,6 +112,63 @@ def test_undeclared_output_field_is_reported_once_and_items_pass_untouched(caplo
     errors = [r for r in caplog.records if "does not declare" in r.getMessage()]
     assert len(errors) == 1 and "text" in errors[0].getMessage() and "UndeclaredItem" in errors[0].getMessage()
     assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="undeclared_field")) == 3
+
+
+def spider_module_naming(name: str, **globals_) -> type:
+    """A spider class defined in a module (registered as ``name``) whose globals are ``globals_``."""
+    module = types.ModuleType(name)
+    module.__dict__.update(globals_)
+    sys.modules[name] = module
+    spider = type("NewsSpider", (scrapy.Spider,), {"name": "news", "__module__": name})
+    module.NewsSpider = spider
+    return spider
+
+
+def test_item_classes_the_spider_names_without_the_output_fields_are_reported_at_start(caplog):
+    class ArticleLoader(ItemLoader):
+        default_item_class = UndeclaredItem
+
+    class TeaserItem(scrapy.Item):  # has the HTML field but only the text
+        html = scrapy.Field()
+        text = scrapy.Field()
+
+    class ProductItem(scrapy.Item):  # no HTML field: never cleaned, nothing to report
+        url = scrapy.Field()
+
+    spider = spider_module_naming("news_project.spiders.news", DeclaredItem=DeclaredItem, ArticleLoader=ArticleLoader,
+                                  TeaserItem=TeaserItem, ProductItem=ProductItem, DataItem=DataItem)
+    try:
+        with caplog.at_level(logging.ERROR):
+            pipeline = make_pipeline(fitted(), spidercls=spider)
+            errors = [r.getMessage() for r in caplog.records if "does not declare" in r.getMessage()]
+            assert len(errors) == 2
+            assert any("UndeclaredItem" in e and "text, boilerplate_model" in e and "NewsSpider names it" in e
+                       for e in errors)
+            assert any("TeaserItem" in e and "boilerplate_model" in e and "text," not in e for e in errors)
+            # the first such item is skipped and counted, without a second error for its class
+            item = process(pipeline, UndeclaredItem(url=SITE[0].url, html=SITE[0].html))
+        assert set(item.keys()) == {"url", "html"}
+        assert len([r for r in caplog.records if "does not declare" in r.getMessage()]) == 2
+        assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="undeclared_field")) == 1
+    finally:
+        del sys.modules["news_project.spiders.news"]
+
+
+class _Raising(type):
+    def __getattr__(cls, name):
+        raise RuntimeError(f"no {name} here")
+
+
+def test_a_spider_naming_only_writable_item_classes_logs_nothing(caplog):
+    odd = _Raising("Odd", (), {})  # any class can sit in a spider's module; looking at it must not fail
+    spider = spider_module_naming("shop_project.spiders.shop", DeclaredItem=DeclaredItem, DataItem=DataItem,
+                                  AttrsItem=AttrsItem, Odd=odd)
+    try:
+        with caplog.at_level(logging.ERROR):
+            make_pipeline(fitted(), spidercls=spider)
+        assert not [r for r in caplog.records if "does not declare" in r.getMessage()]
+    finally:
+        del sys.modules["shop_project.spiders.shop"]
 
 
 @pytest.mark.parametrize("item, reason", [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -13,6 +14,48 @@ def undeclared_fields(item_class: type, fields: tuple[str, ...]) -> tuple[str, .
     if declared is None:
         return ()
     return tuple(name for name in fields if name not in declared)
+
+
+def item_classes_named_by(spidercls: type) -> list[type]:
+    """Item classes a spider names: its class attributes and its module's globals (and its own
+    base classes' outside Scrapy), and the default item class of any item loader among them.
+
+    Scrapy has no list of the item classes a spider yields; a spider's module imports them (or a
+    loader of them), so the pipeline can check their fields at start-up, before the first item.
+    """
+    found: list[type] = []
+    for klass in spidercls.__mro__:
+        module_name = getattr(klass, "__module__", "") or ""
+        if module_name == "builtins" or module_name.split(".")[0] == "scrapy":
+            continue
+        module = sys.modules.get(module_name)
+        for value in [*vars(klass).values(), *(vars(module).values() if module is not None else ())]:
+            if not isinstance(value, type):
+                continue
+            try:  # (any class may sit in a module: one whose attributes raise is not an item class)
+                loaded = getattr(value, "default_item_class", None)  # an ItemLoader subclass
+                for candidate in (value, loaded):
+                    if (isinstance(candidate, type) and candidate not in found and candidate is not dict
+                            and ItemAdapter.is_item_class(candidate)):
+                        found.append(candidate)
+            except Exception:  # noqa: BLE001, S112 - a check before the crawl must never stop it
+                continue
+    return found
+
+
+def unwritable_item_classes(classes: list[type], html_field: str,
+                            output_fields: tuple[str, ...]) -> dict[type, tuple[str, ...]]:
+    """Of ``classes``, those that declare ``html_field`` (their items are meant to be cleaned) but
+    not every output field, with the fields they lack."""
+    out: dict[type, tuple[str, ...]] = {}
+    for item_class in classes:
+        declared = ItemAdapter.get_field_names_from_class(item_class)
+        if declared is None or html_field not in declared:
+            continue
+        missing = undeclared_fields(item_class, output_fields)
+        if missing:
+            out[item_class] = missing
+    return out
 
 
 class ItemFields:

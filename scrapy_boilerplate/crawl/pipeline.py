@@ -14,7 +14,7 @@ from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL
-from scrapy_boilerplate.crawl.itemfields import ItemFields
+from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_by, unwritable_item_classes
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -50,7 +50,9 @@ def skip_reason(html: Any, max_bytes: int) -> str | None:
 class BoilerplatePipeline:
     """Writes the main text (and optionally cleaned HTML and the model name) into each item."""
 
-    def __init__(self, learner: BoilerplateLearner) -> None:
+    def __init__(self, learner: BoilerplateLearner, spidercls: type | None = None) -> None:
+        """``spidercls``: the crawl's spider class, whose item classes are checked at once (see
+        :meth:`report_unwritable_item_classes`)."""
         self.learner = learner
         self.config = learner.config
         self.stats = learner.stats
@@ -59,11 +61,23 @@ class BoilerplatePipeline:
         self._reported_classes: set[type] = set()
         self.count = learner.count
         self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
+        if spidercls is not None:
+            self.report_unwritable_item_classes(spidercls)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplatePipeline:
         """Needs the learner extension (the add-on enables both)."""
-        return cls(require_learner(crawler, cls.__name__))
+        return cls(require_learner(crawler, cls.__name__), crawler.spidercls)
+
+    def report_unwritable_item_classes(self, spidercls: type) -> None:
+        """Log an error at start-up for each item class the spider names (see
+        :func:`item_classes_named_by`) that holds the HTML field but not the fields written here:
+        its items would pass on uncleaned.  The crawl goes on (the spider may never yield it)."""
+        found = unwritable_item_classes(item_classes_named_by(spidercls), self.config.html_field,
+                                        self.config.output_fields)
+        for item_class, missing in found.items():
+            self._report_undeclared(item_class, missing, f"{spidercls.__name__} names it and it has the "
+                                    f"{self.config.html_field!r} field, so its items would pass on uncleaned")
 
     async def process_item(self, item: Any, spider: Any = None) -> Any:
         """Clean ``item`` in place and return it; anything unusable passes on untouched."""
@@ -155,11 +169,15 @@ class BoilerplatePipeline:
         return item
 
     def _undeclared(self, item: Any) -> Any:
-        missing = self.fields.missing_outputs(item)
-        if type(item) not in self._reported_classes:
-            self._reported_classes.add(type(item))
-            logger.error("boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
-                         "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
-                         "BOILERPLATE_MODEL_FIELD. Its items pass on uncleaned.",
-                         type(item).__name__, ", ".join(missing))
+        self._report_undeclared(type(item), self.fields.missing_outputs(item), "its items pass on uncleaned")
         return self._skip(item, "undeclared_field")
+
+    def _report_undeclared(self, item_class: type, missing: tuple[str, ...], consequence: str) -> None:
+        """One error per item class that lacks output fields, whether found at start-up or on an item."""
+        if item_class in self._reported_classes:
+            return
+        self._reported_classes.add(item_class)
+        logger.error("boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
+                     "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
+                     "BOILERPLATE_MODEL_FIELD. %s.", item_class.__name__, ", ".join(missing),
+                     consequence[:1].upper() + consequence[1:])
