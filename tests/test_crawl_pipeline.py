@@ -135,8 +135,16 @@ def test_item_classes_the_spider_names_without_the_output_fields_are_reported_at
     class ProductItem(scrapy.Item):  # no HTML field: never cleaned, nothing to report
         url = scrapy.Field()
 
+    class PageBase(scrapy.Item):  # a base its subclasses complete: not reported
+        html = scrapy.Field()
+
+    class StoryItem(PageBase):
+        text = scrapy.Field()
+        boilerplate_model = scrapy.Field()
+
     spider = spider_module_naming("news_project.spiders.news", DeclaredItem=DeclaredItem, ArticleLoader=ArticleLoader,
-                                  TeaserItem=TeaserItem, ProductItem=ProductItem, DataItem=DataItem)
+                                  TeaserItem=TeaserItem, ProductItem=ProductItem, DataItem=DataItem,
+                                  PageBase=PageBase, StoryItem=StoryItem)
     try:
         with caplog.at_level(logging.ERROR):
             pipeline = make_pipeline(fitted(), spidercls=spider)

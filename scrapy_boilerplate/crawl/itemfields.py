@@ -28,8 +28,8 @@ def item_classes_named_by(spidercls: type) -> list[type]:
         module_name = getattr(klass, "__module__", "") or ""
         if module_name == "builtins" or module_name.split(".")[0] == "scrapy":
             continue
-        module = sys.modules.get(module_name)
-        for value in [*vars(klass).values(), *(vars(module).values() if module is not None else ())]:
+        namespace = getattr(sys.modules.get(module_name), "__dict__", None) or {}
+        for value in [*vars(klass).values(), *namespace.values()]:
             if not isinstance(value, type):
                 continue
             try:  # (any class may sit in a module: one whose attributes raise is not an item class)
@@ -46,11 +46,13 @@ def item_classes_named_by(spidercls: type) -> list[type]:
 def unwritable_item_classes(classes: list[type], html_field: str,
                             output_fields: tuple[str, ...]) -> dict[type, tuple[str, ...]]:
     """Of ``classes``, those that declare ``html_field`` (their items are meant to be cleaned) but
-    not every output field, with the fields they lack."""
+    not every output field, with the fields they lack.  A class that others subclass is left out:
+    it is most likely a base whose subclasses add the fields (if it is yielded itself, its first
+    item is reported)."""
     out: dict[type, tuple[str, ...]] = {}
     for item_class in classes:
         declared = ItemAdapter.get_field_names_from_class(item_class)
-        if declared is None or html_field not in declared:
+        if declared is None or html_field not in declared or type.__subclasses__(item_class):
             continue
         missing = undeclared_fields(item_class, output_fields)
         if missing:
