@@ -35,8 +35,7 @@ def item_classes_named_by(spidercls: type) -> list[type]:
             try:  # (any class may sit in a module: one whose attributes raise is not an item class)
                 loaded = getattr(value, "default_item_class", None)  # an ItemLoader subclass
                 for candidate in (value, loaded):
-                    if (isinstance(candidate, type) and candidate not in found and candidate is not dict
-                            and ItemAdapter.is_item_class(candidate)):
+                    if isinstance(candidate, type) and candidate not in found and ItemAdapter.is_item_class(candidate):
                         found.append(candidate)
             except Exception:  # noqa: BLE001, S112 - a check before the crawl must never stop it
                 continue

@@ -77,7 +77,7 @@ class BoilerplatePipeline:
                                         self.config.output_fields)
         for item_class, missing in found.items():
             self._report_undeclared(item_class, missing, f"{spidercls.__name__} names it and it has the "
-                                    f"{self.config.html_field!r} field, so its items would pass on uncleaned")
+                                    f"{self.config.html_field!r} field, so its items would pass on uncleaned.")
 
     async def process_item(self, item: Any, spider: Any = None) -> Any:
         """Clean ``item`` in place and return it; anything unusable passes on untouched."""
@@ -169,15 +169,15 @@ class BoilerplatePipeline:
         return item
 
     def _undeclared(self, item: Any) -> Any:
-        self._report_undeclared(type(item), self.fields.missing_outputs(item), "its items pass on uncleaned")
+        self._report_undeclared(type(item), self.fields.missing_outputs(item), "Its items pass on uncleaned.")
         return self._skip(item, "undeclared_field")
 
     def _report_undeclared(self, item_class: type, missing: tuple[str, ...], consequence: str) -> None:
-        """One error per item class that lacks output fields, whether found at start-up or on an item."""
+        """One error per item class that lacks output fields, whether found at start-up or on an item;
+        ``consequence`` is the sentence that ends it."""
         if item_class in self._reported_classes:
             return
         self._reported_classes.add(item_class)
         logger.error("boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
                      "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
-                     "BOILERPLATE_MODEL_FIELD. %s.", item_class.__name__, ", ".join(missing),
-                     consequence[:1].upper() + consequence[1:])
+                     "BOILERPLATE_MODEL_FIELD. %s", item_class.__name__, ", ".join(missing), consequence)
