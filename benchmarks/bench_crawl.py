@@ -76,11 +76,17 @@ def child(spec_path: str) -> None:
         register_noop_model()
     BenchSpider = bench_spider(spec["seeds"], follow_links=True)
 
-    settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False,
-                "CONCURRENT_REQUESTS": 16, "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}}}
+    settings = {
+        "LOG_LEVEL": "WARNING",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "CONCURRENT_REQUESTS": 16,
+        "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}},
+    }
     if spec["plugin"]:
-        settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_MODEL": spec["model"],
-                         **spec["settings"]})
+        settings.update(
+            {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_MODEL": spec["model"], **spec["settings"]}
+        )
     process = CrawlerProcess(settings)
     process.crawl(BenchSpider)
     process.start()
@@ -99,15 +105,25 @@ def serve_corpus(stack: ExitStack, workdir: Path, sites: int, pages: int) -> lis
     return seeds
 
 
-def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str],
-          script: str = __file__) -> dict[str, float]:
+def crawl(
+    seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str], script: str = __file__
+) -> dict[str, float]:
     """Run one crawl in a child process (``script --child SPEC``); wall seconds, CPU seconds, peak RSS (MiB), items."""
     feed = workdir / f"items-{'on' if plugin else 'off'}.jsonl"
     spec = workdir / "spec.json"
     # A fresh model store per crawl, so every run fits (--set BOILERPLATE_STORE=DIR keeps models across runs).
     store = tempfile.mkdtemp(prefix="models-", dir=workdir)
-    spec.write_text(json.dumps({"seeds": seeds, "plugin": plugin, "model": model, "feed": str(feed),
-                                "settings": {"BOILERPLATE_STORE": store, **settings}}))
+    spec.write_text(
+        json.dumps(
+            {
+                "seeds": seeds,
+                "plugin": plugin,
+                "model": model,
+                "feed": str(feed),
+                "settings": {"BOILERPLATE_STORE": store, **settings},
+            }
+        )
+    )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, script, "--child", str(spec)], env=env)
@@ -118,8 +134,13 @@ def crawl(seeds: list[str], plugin: bool, model: str, workdir: Path, settings: d
         raise SystemExit(f"crawl failed with exit code {proc.returncode}")
     items = sum(1 for _ in feed.open())
     cleaned = sum(1 for line in feed.open() if '"text":' in line)
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mib": usage.ru_maxrss / 1024,
-            "items": items, "cleaned": cleaned}
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss_mib": usage.ru_maxrss / 1024,
+        "items": items,
+        "cleaned": cleaned,
+    }
 
 
 def main() -> None:
@@ -128,8 +149,13 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200, help="pages per site")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--model", default="pvalue", help="BOILERPLATE_MODEL spec (bench_noop: no work)")
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="extra Scrapy setting for the plugin-on crawl (repeatable)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extra Scrapy setting for the plugin-on crawl (repeatable)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -144,8 +170,10 @@ def main() -> None:
             for plugin in (False, True):
                 runs[plugin].append(crawl(seeds, plugin, args.model, workdir, extra))
     med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
-    print(f"corpus: {args.sites} sites x {args.pages} pages; model {args.model} {extra or ''}; "
-          f"median of {args.repeat} runs")
+    print(
+        f"corpus: {args.sites} sites x {args.pages} pages; model {args.model} {extra or ''}; "
+        f"median of {args.repeat} runs"
+    )
     print(f"{'':12}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'items':>7}{'cleaned':>9}")
     for plugin, label in ((False, "plugin off"), (True, "plugin on")):
         m = med[plugin]

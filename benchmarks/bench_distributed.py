@@ -12,6 +12,7 @@ the fallback, summed over the workers.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -60,8 +61,22 @@ def redis_server(url: str | None, workdir: Path):
     if shutil.which("redis-server") is None:
         raise SystemExit("redis-server is not installed; pass --redis URL")
     port = _free_port()
-    subprocess.run(["redis-server", "--port", str(port), "--daemonize", "yes", "--save", "", "--dir",
-                    str(workdir), "--pidfile", str(workdir / "redis.pid")], check=True)
+    subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--daemonize",
+            "yes",
+            "--save",
+            "",
+            "--dir",
+            str(workdir),
+            "--pidfile",
+            str(workdir / "redis.pid"),
+        ],
+        check=True,
+    )
     import redis
 
     client = redis.Redis(port=port)
@@ -74,22 +89,28 @@ def redis_server(url: str | None, workdir: Path):
     try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        try:
+        with contextlib.suppress(redis.RedisError):
             client.shutdown(nosave=True)
-        except redis.RedisError:
-            pass
 
 
 def run(workers: int, seeds: list[str], url: str, delay: float, workdir: Path) -> dict[str, float]:
     """``workers`` processes on one fresh queue and store; summed stats and the wall time."""
     prefix = f"bench-{uuid.uuid4().hex}"
     settings = {
-        "LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "ROBOTSTXT_OBEY": False,
-        "ADDONS": {"scrapy_boilerplate.Addon": 500}, "DOWNLOAD_DELAY": delay,
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler", "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
-        "SCHEDULER_PERSIST": True, "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter", "REDIS_URL": url,
-        "BOILERPLATE_STORE": "redis", "BOILERPLATE_STORE_PREFIX": prefix, "BOILERPLATE_SAMPLE_SIZE": 20,
+        "LOG_LEVEL": "WARNING",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "ADDONS": {"scrapy_boilerplate.Addon": 500},
+        "DOWNLOAD_DELAY": delay,
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_PERSIST": True,
+        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
+        "REDIS_URL": url,
+        "BOILERPLATE_STORE": "redis",
+        "BOILERPLATE_STORE_PREFIX": prefix,
+        "BOILERPLATE_SAMPLE_SIZE": 20,
     }
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     procs, stats_files = [], []
@@ -130,14 +151,18 @@ def main() -> None:
             base = stack.enter_context(serve_directory(workdir / f"site{i}"))
             seeds += [f"{base}/article/{n}.html" for n in range(args.pages)]
         url = stack.enter_context(redis_server(args.redis, workdir))
-        print(f"corpus: {args.sites} sites x {args.pages} pages; DOWNLOAD_DELAY {args.delay} s per worker; "
-              f"sample size 20; model pvalue")
+        print(
+            f"corpus: {args.sites} sites x {args.pages} pages; DOWNLOAD_DELAY {args.delay} s per worker; "
+            f"sample size 20; model pvalue"
+        )
         print(f"{'workers':>8}{'wall s':>9}{'items':>7}{'fitted':>8}{'shared':>8}{'fallback':>10}{'errors':>8}")
         for workers in (int(n) for n in args.workers.split(",")):
             t = run(workers, seeds, url, args.delay, workdir)
-            print(f"{workers:8d}{t['wall']:9.2f}{t.get('item_scraped_count', 0):7.0f}"
-                  f"{t.get('boilerplate/models/fitted', 0):8.0f}{t.get('boilerplate/models/shared', 0):8.0f}"
-                  f"{t.get('boilerplate/items/fallback', 0):10.0f}{t.get('boilerplate/store/errors', 0):8.0f}")
+            print(
+                f"{workers:8d}{t['wall']:9.2f}{t.get('item_scraped_count', 0):7.0f}"
+                f"{t.get('boilerplate/models/fitted', 0):8.0f}{t.get('boilerplate/models/shared', 0):8.0f}"
+                f"{t.get('boilerplate/items/fallback', 0):10.0f}{t.get('boilerplate/store/errors', 0):8.0f}"
+            )
 
 
 if __name__ == "__main__":

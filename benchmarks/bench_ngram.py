@@ -29,10 +29,12 @@ WPOST_N = 24  # n of the paper's cut point on its 3.2 MB WPOST sample
 
 def _mega_menu(site: str) -> str:
     """A large shared navigation block, as real news templates have."""
-    sections = [f"{a}-{b}" for a in ("world", "local", "sport", "money", "arts", "tech", "life")
-                for b in range(24)]
-    links = "".join(f'<li class="menu-item menu-{s}"><a href="https://{site}/section/{s}/" '
-                    f'data-track="nav|{s}">{s.replace("-", " ").title()}</a></li>' for s in sections)
+    sections = [f"{a}-{b}" for a in ("world", "local", "sport", "money", "arts", "tech", "life") for b in range(24)]
+    links = "".join(
+        f'<li class="menu-item menu-{s}"><a href="https://{site}/section/{s}/" '
+        f'data-track="nav|{s}">{s.replace("-", " ").title()}</a></li>'
+        for s in sections
+    )
     return f'<nav class="mega-menu" role="navigation"><ul>{links}</ul></nav>'
 
 
@@ -69,9 +71,11 @@ def bench_find_optimal(pages: list[str]) -> None:
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"find_optimal: {len(pages)} pages, {size / 1e6:.2f} MB -> cut (n={cut.n}, a={cut.a}), "
-          f"alternation {cut.alternation}, {seconds:.2f} s wall, {cpu:.2f} s CPU (target <= 2 s), "
-          f"peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input (target <= 20x)")
+    print(
+        f"find_optimal: {len(pages)} pages, {size / 1e6:.2f} MB -> cut (n={cut.n}, a={cut.a}), "
+        f"alternation {cut.alternation}, {seconds:.2f} s wall, {cpu:.2f} s CPU (target <= 2 s), "
+        f"peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input (target <= 20x)"
+    )
 
 
 def bench_walk_to(pages: list[str], n_final: int = WPOST_N) -> None:
@@ -85,8 +89,10 @@ def bench_walk_to(pages: list[str], n_final: int = WPOST_N) -> None:
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"walk to n={n_final}: tables for n = 2..{n_final + 1} in {seconds:.2f} s wall, {cpu:.2f} s CPU "
-          f"({cpu / n_final * 1000:.0f} ms CPU per n), peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input")
+    print(
+        f"walk to n={n_final}: tables for n = 2..{n_final + 1} in {seconds:.2f} s wall, {cpu:.2f} s CPU "
+        f"({cpu / n_final * 1000:.0f} ms CPU per n), peak {peak / 1e6:.1f} MB = {peak / size:.1f}x input"
+    )
 
 
 def bench_model(spec: str, pages: list[str]) -> None:
@@ -102,13 +108,17 @@ def bench_model(spec: str, pages: list[str]) -> None:
         started = time.process_time()
         model.clean(page)
         times.append(time.process_time() - started)
-    print(f"{spec}: fit {len(sample)} pages {fit_seconds:.2f} s CPU (target <= 2 s), "
-          f"clean median {statistics.median(times) * 1000:.1f} ms CPU/page (target <= 5 ms, parsing included)")
+    print(
+        f"{spec}: fit {len(sample)} pages {fit_seconds:.2f} s CPU (target <= 2 s), "
+        f"clean median {statistics.median(times) * 1000:.1f} ms CPU/page (target <= 5 ms, parsing included)"
+    )
 
 
 def main(argv: list[str]) -> None:
     pages = read_pages(Path(argv[1]), SAMPLE_PAGES) if len(argv) > 1 else synthetic_pages()
-    print(f"CPU times are this process's own (the machine is shared); input: {'synthetic' if len(argv) < 2 else argv[1]}")
+    print(
+        f"CPU times are this process's own (the machine is shared); input: {'synthetic' if len(argv) < 2 else argv[1]}"
+    )
     bench_find_optimal(pages)
     bench_walk_to(pages)
     for spec in ("ngram", "ngram:variant=paper"):

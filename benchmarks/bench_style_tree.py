@@ -59,12 +59,14 @@ def synthetic_report(variant: str) -> None:
         pages = synthetic_pages(site, max(GROWTH) + 50)
         fits += [fit_ms(variant, pages[:SAMPLE]) for _ in range(3)]
         model = create_model("style_tree", variant=variant).fit(pages[:SAMPLE])
-        cleans += clean_ms(model, pages[SAMPLE:SAMPLE + 50])
+        cleans += clean_ms(model, pages[SAMPLE : SAMPLE + 50])
         for n in GROWTH:
             sizes[n].append(len(dump_model(create_model("style_tree", variant=variant).fit(pages[:n]))))
     growth = "  ".join(f"{n}p: {statistics.median(sizes[n]):.0f} B" for n in GROWTH)
-    print(f"synthetic  {variant:<9} fit {SAMPLE} pages: median {statistics.median(fits):.1f} ms | "
-          f"clean: median {statistics.median(cleans):.2f} ms/page | saved SST by sample size: {growth}")
+    print(
+        f"synthetic  {variant:<9} fit {SAMPLE} pages: median {statistics.median(fits):.1f} ms | "
+        f"clean: median {statistics.median(cleans):.2f} ms/page | saved SST by sample size: {growth}"
+    )
 
 
 def real_report(variant: str, data_dir: Path) -> None:
@@ -84,9 +86,11 @@ def real_report(variant: str, data_dir: Path) -> None:
         fits.append((time.perf_counter() - started) * 1000)
         cleans += clean_ms(model, pages)
         sizes.append(len(dump_model(model)))
-    print(f"real       {variant:<9} {len(fits)} sites | fit: median {statistics.median(fits):.1f} ms, "
-          f"max {max(fits):.0f} ms | clean: median {statistics.median(cleans):.2f} ms/page | "
-          f"saved SST: median {statistics.median(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB")
+    print(
+        f"real       {variant:<9} {len(fits)} sites | fit: median {statistics.median(fits):.1f} ms, "
+        f"max {max(fits):.0f} ms | clean: median {statistics.median(cleans):.2f} ms/page | "
+        f"saved SST: median {statistics.median(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB"
+    )
 
 
 def main() -> None:

@@ -60,16 +60,23 @@ def main() -> None:
     args = parser.parse_args()
     sites = site_paths(args.data_dir, args.min_pages)
     full = sum(1 for s in sites if len(s) >= SAMPLE)
-    print(f"{len(sites)} sites with >= {args.min_pages} pages ({full} with >= {SAMPLE}), "
-          f"{sum(len(s) for s in sites)} pages cleaned per model\n")
-    print(f"| model | fit ms, {SAMPLE}-page sample (max) | fit ms per sample page | "
-          "clean ms/page median, parse included | parse excluded |")
+    print(
+        f"{len(sites)} sites with >= {args.min_pages} pages ({full} with >= {SAMPLE}), "
+        f"{sum(len(s) for s in sites)} pages cleaned per model\n"
+    )
+    print(
+        f"| model | fit ms, {SAMPLE}-page sample (max) | fit ms per sample page | "
+        "clean ms/page median, parse included | parse excluded |"
+    )
     print("|---|---:|---:|---:|---:|")
     for text in args.specs.split(","):
         fits, per_page, cold, warm = measure(ModelSpec.parse(text), sites)
         full_fit = f"{max(fits) * 1000:.1f}" if fits else "-"
-        print(f"| {text} | {full_fit} | {statistics.median(per_page) * 1000:.2f} "
-              f"| {statistics.median(cold) * 1000:.2f} | {statistics.median(warm) * 1000:.2f} |", flush=True)
+        print(
+            f"| {text} | {full_fit} | {statistics.median(per_page) * 1000:.2f} "
+            f"| {statistics.median(cold) * 1000:.2f} | {statistics.median(warm) * 1000:.2f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

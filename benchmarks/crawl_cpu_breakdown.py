@@ -92,10 +92,14 @@ def main() -> None:
         gcs = probe["gc"]
         per_gen = [gcs.get(str(g), [0, 0.0])[1] for g in range(3)]
         t = probe["threads"]
-        print(f"{label:6}{run['cpu']:8.2f}{t.get('reactor', 0):9.2f}{t.get('pool', 0):7.2f}{t.get('other', 0):7.2f}"
-              f"{sum(per_gen):7.2f}" + "".join(f"{s:7.2f}" for s in per_gen))
-    print("thread CPU is sampled every %.1f s (a thread's last slice may be missed); gc time is CPU of the "
-          "collecting thread" % POLL_SECONDS)
+        print(
+            f"{label:6}{run['cpu']:8.2f}{t.get('reactor', 0):9.2f}{t.get('pool', 0):7.2f}{t.get('other', 0):7.2f}"
+            f"{sum(per_gen):7.2f}" + "".join(f"{s:7.2f}" for s in per_gen)
+        )
+    print(
+        f"thread CPU is sampled every {POLL_SECONDS:.1f} s (a thread's last slice may be missed); gc time is CPU of the "
+        "collecting thread"
+    )
 
 
 if __name__ == "__main__":

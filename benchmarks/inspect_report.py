@@ -92,8 +92,10 @@ def main() -> None:
     print(f"visible text covered by an explicit decision: {covered / max(total, 1):.1%}")
     print(f"visible text kept by a decision but missing from the model's text: {missing / max(total, 1):.1%}")
     print(f"visible text located in page.html for chars: ranges: {located / max(located_total, 1):.1%}")
-    print(f"kept-in-report vs model text, token F1: mean {statistics.mean(agreement):.3f}, "
-          f"pages >= 0.99: {sum(f >= 0.99 for f in agreement) / len(agreement):.1%}")
+    print(
+        f"kept-in-report vs model text, token F1: mean {statistics.mean(agreement):.3f}, "
+        f"pages >= 0.99: {sum(f >= 0.99 for f in agreement) / len(agreement):.1%}"
+    )
 
 
 if __name__ == "__main__":

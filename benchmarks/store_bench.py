@@ -61,7 +61,7 @@ def bench_fingerprint(sites: list[list[Page]]) -> None:
     """Per-page cost of the unseen share (drift), next to the cost of cleaning the same page."""
     fingerprint_s, clean_s = [], []
     for pages in sites:
-        sample, rest = pages[: len(pages) // 2], pages[len(pages) // 2:]
+        sample, rest = pages[: len(pages) // 2], pages[len(pages) // 2 :]
         model = create_model("pvalue").fit(sample)
         fingerprint = Fingerprint.of(sample)
         for page in rest:
@@ -76,8 +76,10 @@ def bench_fingerprint(sites: list[list[Page]]) -> None:
     print(f"clean (pvalue, parse included), median per page: {_ms(clean_s)}")
     print(f"unseen share (drift), median per page:           {_ms(fingerprint_s)}")
     ratio = sum(fingerprint_s) / sum(clean_s)
-    print(f"drift cost / clean cost (totals): {ratio:.0%} if every page is measured, "
-          f"{ratio / DEFAULT_EVERY:.0%} at the default of one page in {DEFAULT_EVERY}")
+    print(
+        f"drift cost / clean cost (totals): {ratio:.0%} if every page is measured, "
+        f"{ratio / DEFAULT_EVERY:.0%} at the default of one page in {DEFAULT_EVERY}"
+    )
     signatures = [len(block_signatures(p)) for pages in sites for p in pages]
     print(f"block signatures per page, median: {statistics.median(signatures):.0f}")
 
@@ -97,8 +99,10 @@ def bench_store(store: ModelStore, sites: list[list[Page]], label: str) -> None:
     started = time.perf_counter()
     listed = store.list("bench")
     list_s = time.perf_counter() - started
-    print(f"{label}: put median {_ms(put_s)}, get median {_ms(get_s)}, list of {len(listed)} in "
-          f"{list_s * 1000:.1f} ms, record size median {statistics.median(sizes) / 1024:.1f} KiB")
+    print(
+        f"{label}: put median {_ms(put_s)}, get median {_ms(get_s)}, list of {len(listed)} in "
+        f"{list_s * 1000:.1f} ms, record size median {statistics.median(sizes) / 1024:.1f} KiB"
+    )
 
 
 def bench_offers(url: str, workers: int = 4, per_worker: int = 200) -> None:
@@ -120,8 +124,10 @@ def bench_offers(url: str, workers: int = 4, per_worker: int = 200) -> None:
     for t in threads:
         t.join()
     seconds = time.perf_counter() - started
-    print(f"redis offers: {workers * per_worker} from {workers} clients in {seconds:.2f} s "
-          f"({workers * per_worker / seconds:.0f}/s)")
+    print(
+        f"redis offers: {workers * per_worker} from {workers} clients in {seconds:.2f} s "
+        f"({workers * per_worker / seconds:.0f}/s)"
+    )
     for name in clients[0].scan_iter(f"{prefix}:*"):
         clients[0].delete(name)
 

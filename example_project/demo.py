@@ -36,8 +36,21 @@ REMOVED_SHARE = re.compile(r"'boilerplate/removed_share': ([\d.]+)")
 
 def run_crawl(seeds: list[str], out: Path, log: Path, model: str | None, sample_size: int | None) -> int:
     """``scrapy crawl articles`` in this project; returns its exit code."""
-    command = [sys.executable, "-m", "scrapy", "crawl", "articles", "-a", "seeds=" + ",".join(seeds),
-               "-O", str(out), "-s", f"LOG_FILE={log}", "-s", "LOG_FILE_APPEND=False"]
+    command = [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "crawl",
+        "articles",
+        "-a",
+        "seeds=" + ",".join(seeds),
+        "-O",
+        str(out),
+        "-s",
+        f"LOG_FILE={log}",
+        "-s",
+        "LOG_FILE_APPEND=False",
+    ]
     if model:
         command += ["-s", f"BOILERPLATE_MODEL={model}"]
     if sample_size:

@@ -45,9 +45,9 @@ def prose(passages: list[list[str]]):
         sentences = passages[rng.randrange(len(passages))]
         count = rng.randint(4, min(9, len(sentences)))
         start = rng.randint(0, len(sentences) - count)
-        window = sentences[start:start + count]
+        window = sentences[start : start + count]
         cuts = sorted(rng.sample(range(1, count), min(count - 1, rng.randint(1, 3))))
-        return [" ".join(window[a:b]) for a, b in zip([0, *cuts], [*cuts, count])]
+        return [" ".join(window[a:b]) for a, b in zip([0, *cuts], [*cuts, count], strict=False)]
 
     return paragraphs
 

@@ -1,6 +1,6 @@
 """Regenerate ``example_project/saved_pages``: two synthetic sites with gold article text.
 
-    python example_project/make_saved_pages.py
+python example_project/make_saved_pages.py
 """
 
 from pathlib import Path

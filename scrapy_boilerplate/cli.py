@@ -54,21 +54,37 @@ def build_parser() -> argparse.ArgumentParser:
     models = ", ".join(available_models())
 
     extract = sub.add_parser("extract", help="fit one model per site and write each page's main text")
-    extract.add_argument("--model", type=_model_spec, default=ModelSpec("pvalue"),
-                         help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
-    extract.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE,
-                         help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})")
+    extract.add_argument(
+        "--model",
+        type=_model_spec,
+        default=ModelSpec("pvalue"),
+        help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)",
+    )
+    extract.add_argument(
+        "--sample-size",
+        type=_positive_int,
+        default=DEFAULT_SAMPLE_SIZE,
+        help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})",
+    )
     extract.add_argument("in_dir", type=_existing_dir, help="directory of sites (each folder of *.html is a site)")
     extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
     extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
     bench = sub.add_parser("bench", help="score models (and peers) against gold .txt files beside each page")
-    bench.add_argument("--model", type=_model_specs, required=True,
-                       help="comma-separated model specs, e.g. pvalue,pvalue:variant=paper")
+    bench.add_argument(
+        "--model",
+        type=_model_specs,
+        required=True,
+        help="comma-separated model specs, e.g. pvalue,pvalue:variant=paper",
+    )
     bench.add_argument("--compare", default="", help="comma-separated peers: trafilatura, readability, everything")
     bench.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
-    bench.add_argument("--predictions", type=Path, default=None,
-                       help="also write every prediction under this directory (one folder per model)")
+    bench.add_argument(
+        "--predictions",
+        type=Path,
+        default=None,
+        help="also write every prediction under this directory (one folder per model)",
+    )
     bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
     bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
@@ -77,10 +93,18 @@ def build_parser() -> argparse.ArgumentParser:
     from scrapy_boilerplate.inspection.command import add_arguments
 
     inspect = sub.add_parser("inspect", help="write an HTML report of what a model kept and removed on one page")
-    inspect.add_argument("--model", type=_model_spec, default=ModelSpec("pvalue"),
-                         help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)")
-    inspect.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE,
-                         help=f"pages of SITE_DIR to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})")
+    inspect.add_argument(
+        "--model",
+        type=_model_spec,
+        default=ModelSpec("pvalue"),
+        help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)",
+    )
+    inspect.add_argument(
+        "--sample-size",
+        type=_positive_int,
+        default=DEFAULT_SAMPLE_SIZE,
+        help=f"pages of SITE_DIR to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})",
+    )
     add_arguments(inspect)
     add_models_parser(sub)
     return parser
@@ -92,8 +116,13 @@ def run_extract(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     sites = find_sites(args.in_dir)
-    progress = Progress("extract", len(sites), sum(len(site.pages) for site in sites),
-                        wants_progress(sys.stderr, args.quiet), sys.stderr)
+    progress = Progress(
+        "extract",
+        len(sites),
+        sum(len(site.pages) for site in sites),
+        wants_progress(sys.stderr, args.quiet),
+        sys.stderr,
+    )
     pages = failures = 0
     for site in sites:
         outcome = process_site(site, args.model, args.sample_size, progress.page_done)
@@ -104,11 +133,19 @@ def run_extract(args: argparse.Namespace) -> int:
             (target_dir / (page.path.stem + ".txt")).write_text(page.text, encoding="utf-8")
         pages += len(outcome.pages)
         failures += outcome.failures
-        logger.info("%s: %s fitted on %d pages in %.0f ms, %d pages", site.relative, outcome.model,
-                    outcome.sample_pages, outcome.fit_seconds * 1000, len(outcome.pages))
+        logger.info(
+            "%s: %s fitted on %d pages in %.0f ms, %d pages",
+            site.relative,
+            outcome.model,
+            outcome.sample_pages,
+            outcome.fit_seconds * 1000,
+            len(outcome.pages),
+        )
     progress.close()
-    print(f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
-          f"{time.perf_counter() - started:.1f} s (model {args.model.label})")
+    print(
+        f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
+        f"{time.perf_counter() - started:.1f} s (model {args.model.label})"
+    )
     return 0
 
 
@@ -139,8 +176,9 @@ def run_bench(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script and of ``python -m scrapy_boilerplate``."""
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     if args.command == "extract":
         return run_extract(args)
     if args.command == "inspect":

@@ -71,8 +71,9 @@ def _fit(spec: ModelSpec, sample: list[Page], site: Site) -> tuple[SiteModel, fl
         return ModelSpec(FALLBACK_MODEL).create().fit([]), time.perf_counter() - started, repr(exc)
 
 
-def process_site(site: Site, spec: ModelSpec, sample_size: int,
-                 on_page: Callable[[], None] | None = None) -> SiteOutcome:
+def process_site(
+    site: Site, spec: ModelSpec, sample_size: int, on_page: Callable[[], None] | None = None
+) -> SiteOutcome:
     """Fit ``spec`` on the site's first ``sample_size`` readable pages, then clean every page.
 
     ``on_page`` is called after each page (cleaned or failed), e.g. to draw progress.

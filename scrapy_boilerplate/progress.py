@@ -38,8 +38,15 @@ def wants_progress(stream: TextIO, quiet: bool) -> bool:
 class Progress:
     """Counts sites and pages and redraws one status line on ``stream`` (when ``enabled``)."""
 
-    def __init__(self, label: str, total_sites: int, total_pages: int, enabled: bool,
-                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        label: str,
+        total_sites: int,
+        total_pages: int,
+        enabled: bool,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.label = label
         self.total_sites, self.total_pages = total_sites, total_pages
         self.sites = self.pages = 0
@@ -54,8 +61,10 @@ class Progress:
         elapsed = self.clock() - self.started
         rate = self.pages / elapsed if elapsed > 0 else 0.0
         left = format_duration((self.total_pages - self.pages) / rate) if rate > 0 else "?"
-        return (f"{self.label}: sites {self.sites}/{self.total_sites}, pages {self.pages}/{self.total_pages}, "
-                f"{rate:.1f} pages/s, {left} left")
+        return (
+            f"{self.label}: sites {self.sites}/{self.total_sites}, pages {self.pages}/{self.total_pages}, "
+            f"{rate:.1f} pages/s, {left} left"
+        )
 
     def _draw(self, force: bool = False) -> None:
         if not self.enabled:

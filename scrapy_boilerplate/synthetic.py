@@ -12,14 +12,78 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-_WORDS = (
-    "river harbor council winter market railway garden village engineer report school "
-    "budget storm bridge museum season harvest mayor library festival county station "
-    "orchard lantern meadow factory voyage ledger quarry tunnel beacon granary canal "
-    "archive furnace pasture chapel timber cargo signal compass harbour valley summit"
-).split()
-_VERBS = "opened reported announced described measured repaired visited planned studied built".split()
-_ADJECTIVES = "new old northern quiet busy early late local public narrow broad famous".split()
+_WORDS = [
+    "river",
+    "harbor",
+    "council",
+    "winter",
+    "market",
+    "railway",
+    "garden",
+    "village",
+    "engineer",
+    "report",
+    "school",
+    "budget",
+    "storm",
+    "bridge",
+    "museum",
+    "season",
+    "harvest",
+    "mayor",
+    "library",
+    "festival",
+    "county",
+    "station",
+    "orchard",
+    "lantern",
+    "meadow",
+    "factory",
+    "voyage",
+    "ledger",
+    "quarry",
+    "tunnel",
+    "beacon",
+    "granary",
+    "canal",
+    "archive",
+    "furnace",
+    "pasture",
+    "chapel",
+    "timber",
+    "cargo",
+    "signal",
+    "compass",
+    "harbour",
+    "valley",
+    "summit",
+]
+_VERBS = [
+    "opened",
+    "reported",
+    "announced",
+    "described",
+    "measured",
+    "repaired",
+    "visited",
+    "planned",
+    "studied",
+    "built",
+]
+_ADJECTIVES = [
+    "new",
+    "old",
+    "northern",
+    "quiet",
+    "busy",
+    "early",
+    "late",
+    "local",
+    "public",
+    "narrow",
+    "broad",
+    "famous",
+]
 
 
 @dataclass(frozen=True)
@@ -34,8 +98,14 @@ class SyntheticPage:
 
 
 def _sentence(rng: random.Random) -> str:
-    words = [rng.choice(_ADJECTIVES), rng.choice(_WORDS), rng.choice(_VERBS), "the",
-             rng.choice(_ADJECTIVES), rng.choice(_WORDS)]
+    words = [
+        rng.choice(_ADJECTIVES),
+        rng.choice(_WORDS),
+        rng.choice(_VERBS),
+        "the",
+        rng.choice(_ADJECTIVES),
+        rng.choice(_WORDS),
+    ]
     words += rng.sample(_WORDS, rng.randint(3, 9))
     return " ".join(words).capitalize() + "."
 
@@ -69,34 +139,52 @@ def _esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def _render(t: _Template, url: str, title: str, paragraphs: list[str], related: list[tuple[str, str]],
-            comments: list[str], variant: int) -> str:
+def _render(
+    t: _Template,
+    url: str,
+    title: str,
+    paragraphs: list[str],
+    related: list[tuple[str, str]],
+    comments: list[str],
+    variant: int,
+) -> str:
     nav = "".join(f'<li><a href="/{w.lower()}/">{_esc(w)}</a></li>' for w in t.nav)
     side = "".join(f'<li><a href="/p/{i}">{_esc(s)}</a></li>' for i, s in enumerate(t.sidebar))
     rel = "".join(f'<li><a href="{href}">{_esc(s)}</a></li>' for href, s in related)
-    com = "".join(f'<div class="comment"><span class="who">reader{i}</span><p>{_esc(c)}</p></div>'
-                  for i, c in enumerate(comments))
+    com = "".join(
+        f'<div class="comment"><span class="who">reader{i}</span><p>{_esc(c)}</p></div>' for i, c in enumerate(comments)
+    )
     body = "".join(f"<p>{_esc(p)}</p>" for p in paragraphs)
-    article = (f'<article class="post"><h1>{_esc(title)}</h1>'
-               f'<div class="entry">{body}</div></article>')
+    article = f'<article class="post"><h1>{_esc(title)}</h1><div class="entry">{body}</div></article>'
     sidebar = f'<aside class="sidebar"><h3>Popular</h3><ul>{side}</ul><div class="ad">Advertisement</div></aside>'
-    banner = f'<div class="breaking"><a href="/live">Live updates from the {_esc(t.site)} newsroom</a></div>' if variant == 2 else ""
-    main = f'<div class="main">{banner}{article}<div class="related"><h3>Related</h3><ul>{rel}</ul></div>' \
-           f'<div class="comments"><h3>Comments</h3>{com}</div></div>'
+    banner = (
+        f'<div class="breaking"><a href="/live">Live updates from the {_esc(t.site)} newsroom</a></div>'
+        if variant == 2
+        else ""
+    )
+    main = (
+        f'<div class="main">{banner}{article}<div class="related"><h3>Related</h3><ul>{rel}</ul></div>'
+        f'<div class="comments"><h3>Comments</h3>{com}</div></div>'
+    )
     columns = main + sidebar if variant != 1 else sidebar + main
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{_esc(title)} | {_esc(t.site)}</title>'
-        f'<style>body{{font-family:serif}}</style><script>var tracking = 1;</script></head><body>'
+        f"<style>body{{font-family:serif}}</style><script>var tracking = 1;</script></head><body>"
         f'<div id="cookie-banner">{_esc(t.cookie)}</div>'
         f'<header><a class="logo" href="/">{_esc(t.site)}</a><nav><ul>{nav}</ul></nav></header>'
         f'<div class="wrap">{columns}</div>'
-        f'<footer><p>{_esc(t.footer)}</p></footer></body></html>'
+        f"<footer><p>{_esc(t.footer)}</p></footer></body></html>"
     )
 
 
-def make_site(site: str = "example.com", n_pages: int = 10, seed: int = 0, variation: bool = True,
-              linked: bool = False,
-              paragraphs: Callable[[random.Random, int], list[str]] | None = None) -> list[SyntheticPage]:
+def make_site(
+    site: str = "example.com",
+    n_pages: int = 10,
+    seed: int = 0,
+    variation: bool = True,
+    linked: bool = False,
+    paragraphs: Callable[[random.Random, int], list[str]] | None = None,
+) -> list[SyntheticPage]:
     """``n_pages`` pages of one site sharing a template; with ``variation``, some pages differ in
     layout (sidebar first, an extra banner) the way real templates drift between sections.
     With ``linked``, related links point at the site's own articles (``/article/N.html``, the

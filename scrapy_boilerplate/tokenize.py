@@ -73,7 +73,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 # ``_`` a separator.  Every other ASCII character turned into a space, ``str.split`` cuts exactly
 # those runs, at a third of the cost of ``re.findall("[a-z0-9]+")`` on prose (whose class test and
 # match scan run per character).
-_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not ("a" <= chr(c) <= "z" or "0" <= chr(c) <= "9")})
+_ASCII_SEPARATORS = str.maketrans(
+    {chr(c): " " for c in range(128) if not ("a" <= chr(c) <= "z" or "0" <= chr(c) <= "9")}
+)
 
 
 def tokenize(text: str | None) -> list[str]:

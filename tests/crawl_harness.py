@@ -56,8 +56,9 @@ def spider_with_item_lacking_text() -> type:
 
     Made on demand: a module-level class would be named by every crawl of this harness.
     """
-    item_class = type("PageItemWithoutText", (scrapy.Item,), {"url": scrapy.Field(), "html": scrapy.Field(),
-                                                              "size": scrapy.Field()})
+    item_class = type(
+        "PageItemWithoutText", (scrapy.Item,), {"url": scrapy.Field(), "html": scrapy.Field(), "size": scrapy.Field()}
+    )
     ITEM_TYPES["without_text"] = item_class
     return type("SiteSpiderWithoutText", (SiteSpider,), {"item_class": item_class})
 
@@ -108,6 +109,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 def main(spec_path: str) -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     import crawl_models  # noqa: F401 - the test-only models, usable by name in this process
+
     from scrapy_boilerplate.models.registry import register
 
     register(crawl_models.CommonBlocks)
@@ -141,15 +143,14 @@ class CrawlResult:
     returncode: int
 
 
-def run_crawl(out: Path, start_urls: list[str], settings: dict[str, Any] | None = None,
-              timeout: float = 60, **spec: Any) -> CrawlResult:
+def run_crawl(
+    out: Path, start_urls: list[str], settings: dict[str, Any] | None = None, timeout: float = 60, **spec: Any
+) -> CrawlResult:
     """Run a crawl in a subprocess (each needs its own reactor) and read back what it wrote."""
     out.mkdir(parents=True, exist_ok=True)
     spec_path = out / "spec.json"
-    spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls,
-                                     "settings": settings or {}, **spec}))
-    proc = subprocess.run([sys.executable, __file__, str(spec_path)], capture_output=True,
-                          text=True, timeout=timeout)
+    spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls, "settings": settings or {}, **spec}))
+    proc = subprocess.run([sys.executable, __file__, str(spec_path)], capture_output=True, text=True, timeout=timeout)
     items_path, stats_path, log_path = out / "items.jsonl", out / "stats.json", out / "crawl.log"
     items = [json.loads(line) for line in items_path.read_text().splitlines()] if items_path.exists() else []
     stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}

@@ -38,7 +38,7 @@ class MarkerModel(SiteModel):
         getpath = tree.getroottree().getpath
         article = tree.find(".//article")
         first_paragraph = article.find(".//p").text
-        half = first_paragraph[len(first_paragraph) // 2:]
+        half = first_paragraph[len(first_paragraph) // 2 :]
         decisions = [
             Decision(getpath(tree.find(".//header")), False, 0, "header: shared by every page"),
             Decision(getpath(tree.find(".//footer")), False, 0, "footer: shared by every page"),

@@ -38,7 +38,11 @@ def _unfilter(kind: int, row: bytes, prev: bytes, bpp: int) -> bytes:
         pixels = np.frombuffer(row, np.uint8).reshape(-1, bpp).astype(np.uint32)
         return (np.cumsum(pixels, axis=0) & 0xFF).astype(np.uint8).tobytes()
     if kind == 2:  # Up
-        return ((np.frombuffer(row, np.uint8).astype(np.uint16) + np.frombuffer(prev, np.uint8)) & 0xFF).astype(np.uint8).tobytes()
+        return (
+            ((np.frombuffer(row, np.uint8).astype(np.uint16) + np.frombuffer(prev, np.uint8)) & 0xFF)
+            .astype(np.uint8)
+            .tobytes()
+        )
     if kind == 3:
         return bytes(_average_row(row, prev, bpp))
     if kind == 4:
@@ -52,8 +56,8 @@ def read_png(data: bytes) -> np.ndarray:
         raise ValueError("not a PNG file")
     pos, idat, header = len(_SIGNATURE), [], None
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
@@ -70,7 +74,7 @@ def read_png(data: bytes) -> np.ndarray:
     rows, prev = [], bytes(stride)
     for y in range(height):
         start = y * (stride + 1)
-        prev = _unfilter(raw[start], raw[start + 1:start + 1 + stride], prev, bpp)
+        prev = _unfilter(raw[start], raw[start + 1 : start + 1 + stride], prev, bpp)
         rows.append(prev)
     image = np.frombuffer(b"".join(rows), np.uint8).reshape(height, width, bpp)
     return image[:, :, :3]

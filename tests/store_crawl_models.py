@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from crawl_models import CommonBlocks
 
 from scrapy_boilerplate.models.base import ModelFormatError

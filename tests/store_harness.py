@@ -33,14 +33,20 @@ class RunningCrawl:
         return CrawlResult(items, stats, log, self.process.returncode)
 
 
-def start_crawl(out: Path, start_urls: list[str], settings: dict[str, Any], env: dict[str, str] | None = None,
-                **spec: Any) -> RunningCrawl:
+def start_crawl(
+    out: Path, start_urls: list[str], settings: dict[str, Any], env: dict[str, str] | None = None, **spec: Any
+) -> RunningCrawl:
     """Start one crawl process (it returns at once); ``env`` adds environment variables."""
     out.mkdir(parents=True, exist_ok=True)
     spec_path = out / "spec.json"
     spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls, "settings": settings, **spec}))
-    process = subprocess.Popen([sys.executable, __file__, str(spec_path)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    process = subprocess.Popen(
+        [sys.executable, __file__, str(spec_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
     return RunningCrawl(out, process)
 
 

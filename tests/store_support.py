@@ -40,10 +40,29 @@ def running_redis(port: int, workdir: Path) -> Iterator[str]:
     url = f"redis://127.0.0.1:{port}/0"
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does it)")
-    subprocess.run(["redis-server", "--port", str(port), "--daemonize", "yes", "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", str(workdir),
-                    "--pidfile", str(workdir / "redis.pid"), "--logfile", str(workdir / "redis.log")],
-                   check=True, timeout=30)
+    subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--daemonize",
+            "yes",
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+            "--pidfile",
+            str(workdir / "redis.pid"),
+            "--logfile",
+            str(workdir / "redis.log"),
+        ],
+        check=True,
+        timeout=30,
+    )
     deadline = time.monotonic() + 10
     while not _ping(url):
         if time.monotonic() > deadline:

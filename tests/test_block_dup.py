@@ -19,8 +19,11 @@ FOOTER = "<footer><p>Copyright Example News<br>All rights reserved</p></footer>"
 
 
 def page(article: str, url: str = "", extra: str = "") -> Page:
-    return Page(f"<html><body><nav><a href='/'>Home</a> <a href='/w'>World</a></nav>{extra}"
-                f"<div class='story'>{article}</div>{FOOTER}</body></html>", url)
+    return Page(
+        f"<html><body><nav><a href='/'>Home</a> <a href='/w'>World</a></nav>{extra}"
+        f"<div class='story'>{article}</div>{FOOTER}</body></html>",
+        url,
+    )
 
 
 def cosine(a: dict, b: dict) -> float:
@@ -49,8 +52,10 @@ def test_blocks_above_the_threshold_on_other_pages_are_duplicates():
     assert "First story" in cleaned.text
     reasons = {d.reason for d in cleaned.decisions if not d.kept}
     assert any("cosine 0.99 > 0.9" in r for r in reasons)
-    expected = cosine({"p": 1, "br": 9, **{f"l{x}": 1 for x in lines}},
-                      {"p": 1, "br": 9, **{f"l{x}": 1 for x in lines[:9] + ["item changed"]}})
+    expected = cosine(
+        {"p": 1, "br": 9, **{f"l{x}": 1 for x in lines}},
+        {"p": 1, "br": 9, **{f"l{x}": 1 for x in lines[:9] + ["item changed"]}},
+    )
     assert expected == pytest.approx(91 / 92)
 
 
@@ -65,8 +70,11 @@ def test_blocks_below_the_threshold_are_content():
 
 def test_the_same_article_under_two_urls_is_not_compared_with_itself():
     story = "<h2>Storm hits the harbour</h2><p>The storm flooded the old harbour on Monday night.</p>"
-    sample = [page(story, "http://x/a"), page(story, "http://x/a?print=1", extra="<p>Print edition</p>"),
-              page("<h2>Budget vote</h2><p>The council approved the budget.</p>", "http://x/b")]
+    sample = [
+        page(story, "http://x/a"),
+        page(story, "http://x/a?print=1", extra="<p>Print edition</p>"),
+        page("<h2>Budget vote</h2><p>The council approved the budget.</p>", "http://x/b"),
+    ]
     with_check = BlockDupModel(variant="paper").fit(sample).clean(sample[0])
     assert "flooded the old harbour" in with_check.text and "Copyright" not in with_check.text
     without = BlockDupModel(variant="paper", near_duplicates=False).fit(sample).clean(sample[0])
@@ -74,7 +82,9 @@ def test_the_same_article_under_two_urls_is_not_compared_with_itself():
 
 
 def test_unseen_page_is_compared_with_the_sample():
-    sample = [page(f"<p>Story number {i} about the {w}.</p>", f"s{i}") for i, w in enumerate(["bridge", "mayor", "canal"])]
+    sample = [
+        page(f"<p>Story number {i} about the {w}.</p>", f"s{i}") for i, w in enumerate(["bridge", "mayor", "canal"])
+    ]
     model = BlockDupModel(variant="paper").fit(sample)
     fresh = page("<p>A brand new story about the museum.</p>", "new")
     cleaned = model.clean(fresh)
@@ -88,7 +98,9 @@ def test_unseen_page_is_compared_with_the_sample():
 def as_dict(vectors, row: int) -> dict:
     """Block ``row`` of ``vectors`` as a plain sparse vector, for brute-force cosines."""
     d = {("t", k): c for k, c in vectors.tags[row].items()}
-    d.update({("h", int(k)): w for k, w, o in zip(vectors.keys, vectors.weight, vectors.owner) if o == row})
+    d.update(
+        {("h", int(k)): w for k, w, o in zip(vectors.keys, vectors.weight, vectors.owner, strict=False) if o == row}
+    )
     return d
 
 
@@ -113,7 +125,7 @@ def listing_page(seed: int, rows: int) -> Page:
     """A flat page of repeated rows: identical ones, and distinct ones sharing a "Reply" line."""
     rng = np.random.default_rng(seed)
     parts = []
-    for i in range(rows):
+    for _ in range(rows):
         kind = rng.integers(3)
         if kind == 0:
             parts.append("<p>Sponsored: subscribe to our newsletter</p>")
@@ -149,7 +161,7 @@ def test_pages_of_thousands_of_repeated_blocks_clean_in_bounded_memory():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 400 * 2 ** 20
+    assert peak < 400 * 2**20
     assert "Sponsored" not in cleaned.text and "Copyright" not in cleaned.text
     assert len(cleaned.decisions) >= 12_000
 

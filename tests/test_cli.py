@@ -47,8 +47,20 @@ def test_extract_rejects_bad_arguments(tmp_path: Path, capsys):
 
 def test_bench_prints_a_row_per_model_and_writes_md_and_json(corpus: Path, tmp_path: Path, capsys):
     md, js = tmp_path / "t.md", tmp_path / "t.json"
-    code = main(["bench", "--model", "pvalue,pvalue:variant=paper", "--compare", "everything",
-                 "--md", str(md), "--json", str(js), str(corpus)])
+    code = main(
+        [
+            "bench",
+            "--model",
+            "pvalue,pvalue:variant=paper",
+            "--compare",
+            "everything",
+            "--md",
+            str(md),
+            "--json",
+            str(js),
+            str(corpus),
+        ]
+    )
     assert code == 0
     table = capsys.readouterr().out
     assert "pvalue:variant=paper" in table and "everything" in table

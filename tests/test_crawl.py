@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
-
 from crawl_harness import CrawlResult, run_crawl
+
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
 
@@ -24,8 +23,11 @@ def sites(tmp_path_factory):
     """Three linked sites (100, 40 and 8 pages) served on three loopback ports."""
     root = tmp_path_factory.mktemp("sites")
     gold = {}
-    with serve_directory(root / "big") as big, serve_directory(root / "mid") as mid, \
-            serve_directory(root / "small") as small:
+    with (
+        serve_directory(root / "big") as big,
+        serve_directory(root / "mid") as mid,
+        serve_directory(root / "small") as small,
+    ):
         for name, base, n in (("big", big, 100), ("mid", mid, 40), ("small", small, 8)):
             for page in write_linked_site(root / name, f"{name}.example", n, seed=len(name)):
                 gold[base + page.url.split(".example", 1)[1]] = page
@@ -44,9 +46,12 @@ def assert_exactly_once(result: CrawlResult, n: int) -> None:
 
 @pytest.mark.parametrize("concurrency, item_type", [(1, "item"), (16, "dict")])
 def test_every_page_of_a_site_is_cleaned_by_its_fitted_model(sites, tmp_path, concurrency, item_type):
-    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH], item_type=item_type,
-                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
-                                 "CONCURRENT_REQUESTS": concurrency})
+    result = run_crawl(
+        tmp_path,
+        [sites["big"] + SEED_PATH],
+        item_type=item_type,
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20, "CONCURRENT_REQUESTS": concurrency},
+    )
     assert result.stats.get("finish_reason") == "finished", result.log[-2000:]
     assert_exactly_once(result, 100)
     assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
@@ -61,9 +66,15 @@ def test_every_page_of_a_site_is_cleaned_by_its_fitted_model(sites, tmp_path, co
 
 
 def test_the_cleaned_html_field_is_written_for_sampled_items_too(sites, tmp_path):
-    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
-                       settings={"BOILERPLATE_MODEL": "style_tree", "BOILERPLATE_SAMPLE_SIZE": 20,
-                                 "BOILERPLATE_CLEANED_HTML_FIELD": "cleaned_html"})
+    result = run_crawl(
+        tmp_path,
+        [sites["big"] + SEED_PATH],
+        settings={
+            "BOILERPLATE_MODEL": "style_tree",
+            "BOILERPLATE_SAMPLE_SIZE": 20,
+            "BOILERPLATE_CLEANED_HTML_FIELD": "cleaned_html",
+        },
+    )
     assert result.returncode == 0
     assert_exactly_once(result, 100)
     assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] >= 1  # some items took a sample page's clean
@@ -74,9 +85,12 @@ def test_the_cleaned_html_field_is_written_for_sampled_items_too(sites, tmp_path
 
 def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, tmp_path):
     started = time.monotonic()
-    result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], opt_out=r"/article/3\.html$",
-                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
-                                 "BOILERPLATE_HOLD_TIMEOUT": 120})
+    result = run_crawl(
+        tmp_path,
+        [sites["small"] + SEED_PATH],
+        opt_out=r"/article/3\.html$",
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20, "BOILERPLATE_HOLD_TIMEOUT": 120},
+    )
     assert time.monotonic() - started < 30  # released when the crawl went quiet, not at the deadline
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 8)
@@ -92,22 +106,34 @@ def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, 
 
 def test_three_interleaved_sites_each_get_their_own_model(sites, tmp_path):
     seeds = [sites[name] + SEED_PATH for name in ("big", "mid", "small")]
-    result = run_crawl(tmp_path, seeds, settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 15,
-                                                  "CONCURRENT_REQUESTS": 8})
+    result = run_crawl(
+        tmp_path,
+        seeds,
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 15, "CONCURRENT_REQUESTS": 8},
+    )
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 148)
-    by_site = {name: Counter(item["boilerplate_model"] for item in result.items if item["url"].startswith(sites[name]))
-               for name in ("big", "mid", "small")}
+    by_site = {
+        name: Counter(item["boilerplate_model"] for item in result.items if item["url"].startswith(sites[name]))
+        for name in ("big", "mid", "small")
+    }
     assert by_site == {"big": {SITE_MODEL: 100}, "mid": {SITE_MODEL: 40}, "small": {FALLBACK: 8}}
     assert result.stats[keys.MODELS_FITTED] == 2
     assert result.log.count(f"fitted {SITE_MODEL} for") == 2
 
 
 def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
-    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
-                       settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 20,
-                                 "BOILERPLATE_HOLD_TIMEOUT": 0.2, "DOWNLOAD_DELAY": 0.05,
-                                 "CONCURRENT_REQUESTS": 1})
+    result = run_crawl(
+        tmp_path,
+        [sites["mid"] + SEED_PATH],
+        settings={
+            "BOILERPLATE_MODEL": SITE_MODEL,
+            "BOILERPLATE_SAMPLE_SIZE": 20,
+            "BOILERPLATE_HOLD_TIMEOUT": 0.2,
+            "DOWNLOAD_DELAY": 0.05,
+            "CONCURRENT_REQUESTS": 1,
+        },
+    )
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 40)
     models = Counter(item["boilerplate_model"] for item in result.items)
@@ -117,8 +143,11 @@ def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
 
 
 def test_a_failing_fit_falls_back_once_and_the_crawl_goes_on(sites, tmp_path):
-    result = run_crawl(tmp_path, [sites["mid"] + SEED_PATH],
-                       settings={"BOILERPLATE_MODEL": "test_broken:stage=fit", "BOILERPLATE_SAMPLE_SIZE": 10})
+    result = run_crawl(
+        tmp_path,
+        [sites["mid"] + SEED_PATH],
+        settings={"BOILERPLATE_MODEL": "test_broken:stage=fit", "BOILERPLATE_SAMPLE_SIZE": 10},
+    )
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 40)
     assert {item["boilerplate_model"] for item in result.items} == {FALLBACK}
@@ -136,9 +165,16 @@ def assert_accounted(result: CrawlResult) -> None:
 
 
 def test_closespider_itemcount_during_sampling(sites, tmp_path):
-    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
-                       settings={"BOILERPLATE_SAMPLE_SIZE": 50, "BOILERPLATE_HOLD_MAX_ITEMS": 3,
-                                 "CLOSESPIDER_ITEMCOUNT": 5, "CONCURRENT_REQUESTS": 2})
+    result = run_crawl(
+        tmp_path,
+        [sites["big"] + SEED_PATH],
+        settings={
+            "BOILERPLATE_SAMPLE_SIZE": 50,
+            "BOILERPLATE_HOLD_MAX_ITEMS": 3,
+            "CLOSESPIDER_ITEMCOUNT": 5,
+            "CONCURRENT_REQUESTS": 2,
+        },
+    )
     assert result.stats.get("finish_reason") == "closespider_itemcount"
     assert result.stats[keys.ITEMS_HOLD_FULL] >= 1
     assert keys.MODELS_FITTED not in result.stats  # the sample of 50 was never complete
@@ -148,9 +184,16 @@ def test_closespider_itemcount_during_sampling(sites, tmp_path):
 
 def test_closespider_timeout_during_sampling(sites, tmp_path):
     started = time.monotonic()
-    result = run_crawl(tmp_path, [sites["big"] + SEED_PATH],
-                       settings={"BOILERPLATE_SAMPLE_SIZE": 50, "CLOSESPIDER_TIMEOUT": 1.5,
-                                 "DOWNLOAD_DELAY": 0.1, "CONCURRENT_REQUESTS": 1})
+    result = run_crawl(
+        tmp_path,
+        [sites["big"] + SEED_PATH],
+        settings={
+            "BOILERPLATE_SAMPLE_SIZE": 50,
+            "CLOSESPIDER_TIMEOUT": 1.5,
+            "DOWNLOAD_DELAY": 0.1,
+            "CONCURRENT_REQUESTS": 1,
+        },
+    )
     assert time.monotonic() - started < 20
     assert result.stats.get("finish_reason") == "closespider_timeout"
     assert result.stats[keys.ITEMS_HELD] >= 1
@@ -164,8 +207,13 @@ def odd_site(tmp_path_factory):
     """A page linking to an image, a PDF, JSON, an empty page and a 20 MB page."""
     root = tmp_path_factory.mktemp("odd")
     links = ["image.png", "doc.pdf", "data.json", "empty.html", "big.html"]
-    (root / "index.html").write_text("<html><body><h1>Index</h1><p>" + "Links to odd files. " * 20 + "</p>"
-                                     + "".join(f'<a href="{n}">{n}</a>' for n in links) + "</body></html>")
+    (root / "index.html").write_text(
+        "<html><body><h1>Index</h1><p>"
+        + "Links to odd files. " * 20
+        + "</p>"
+        + "".join(f'<a href="{n}">{n}</a>' for n in links)
+        + "</body></html>"
+    )
     (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
     (root / "doc.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 40)
     (root / "data.json").write_text('{"html": "<p>not a page</p>", "n": 1}')
@@ -177,8 +225,7 @@ def odd_site(tmp_path_factory):
 
 
 def test_non_html_empty_and_huge_bodies_pass_untouched(odd_site, tmp_path):
-    result = run_crawl(tmp_path, [odd_site + "/index.html"], follow=r".",
-                       settings={"BOILERPLATE_SAMPLE_SIZE": 5})
+    result = run_crawl(tmp_path, [odd_site + "/index.html"], follow=r".", settings={"BOILERPLATE_SAMPLE_SIZE": 5})
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 6)
     items = {item["url"].rsplit("/", 1)[1]: item for item in result.items}

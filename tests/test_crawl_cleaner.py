@@ -7,9 +7,9 @@ import time
 from collections import Counter
 
 import pytest
-
 from crawl_harness import run_crawl
 from crawl_models import CommonBlocks
+
 from scrapy_boilerplate.crawl.cleaner import TIMED_EVERY, WARMUP_CLEANS, Cleaner
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
 from scrapy_boilerplate.page import Page
@@ -28,11 +28,15 @@ def site(tmp_path_factory):
 
 def cleaning_threads(tmp_path, seed: str, **settings) -> Counter:
     """Crawl with the thread-reporting model; how many items each kind of thread cleaned."""
-    result = run_crawl(tmp_path, [seed], settings={"BOILERPLATE_MODEL": "test_thread_reporter",
-                                                    "BOILERPLATE_SAMPLE_SIZE": 10, **settings})
+    result = run_crawl(
+        tmp_path,
+        [seed],
+        settings={"BOILERPLATE_MODEL": "test_thread_reporter", "BOILERPLATE_SAMPLE_SIZE": 10, **settings},
+    )
     assert result.returncode == 0 and len(result.items) == PAGES, result.log[-2000:]
-    lines = [item["text"].rsplit("\n", 1)[-1] for item in result.items
-             if item["boilerplate_model"] == "test_thread_reporter"]
+    lines = [
+        item["text"].rsplit("\n", 1)[-1] for item in result.items if item["boilerplate_model"] == "test_thread_reporter"
+    ]
     return Counter("reactor" if line == "cleaned in MainThread" else "pool" for line in lines)
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from crawl_models import Broken, CommonBlocks
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 
-from crawl_models import Broken, CommonBlocks
 from scrapy_boilerplate.crawl import Addon, BoilerplateLearner, BoilerplatePipeline
 from scrapy_boilerplate.crawl.config import DEFAULT_MODEL, SETTINGS, BoilerplateConfig
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
@@ -39,17 +39,20 @@ def test_disabled_plugin_is_not_configured():
         config(BOILERPLATE_ENABLED=False)
 
 
-@pytest.mark.parametrize("name, value", [
-    ("BOILERPLATE_SAMPLE_SIZE", 0),
-    ("BOILERPLATE_SAMPLE_SIZE", "many"),
-    ("BOILERPLATE_MODEL", "no_such_model"),
-    ("BOILERPLATE_MODEL", "pvalue:bogus_param=1"),
-    ("BOILERPLATE_FALLBACK_MODEL", "no_such_model"),
-    ("BOILERPLATE_TEXT_FIELD", ""),
-    ("BOILERPLATE_HOLD_TIMEOUT", -1),
-    ("BOILERPLATE_HOLD_MAX_BYTES", 4_000_000),
-    ("BOILERPLATE_MAX_PAGE_BYTES", 0),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("BOILERPLATE_SAMPLE_SIZE", 0),
+        ("BOILERPLATE_SAMPLE_SIZE", "many"),
+        ("BOILERPLATE_MODEL", "no_such_model"),
+        ("BOILERPLATE_MODEL", "pvalue:bogus_param=1"),
+        ("BOILERPLATE_FALLBACK_MODEL", "no_such_model"),
+        ("BOILERPLATE_TEXT_FIELD", ""),
+        ("BOILERPLATE_HOLD_TIMEOUT", -1),
+        ("BOILERPLATE_HOLD_MAX_BYTES", 4_000_000),
+        ("BOILERPLATE_MAX_PAGE_BYTES", 0),
+    ],
+)
 def test_a_bad_value_names_its_setting(name, value):
     with pytest.raises(ValueError, match=name):
         config(**{name: value})
@@ -88,8 +91,12 @@ def test_addon_adds_the_four_components():
 
 
 def test_addon_keeps_what_the_user_set():
-    settings = Settings({"ITEM_PIPELINES": {"scrapy_boilerplate.crawl.BoilerplatePipeline": 900},
-                         "DOWNLOADER_MIDDLEWARES": {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None}})
+    settings = Settings(
+        {
+            "ITEM_PIPELINES": {"scrapy_boilerplate.crawl.BoilerplatePipeline": 900},
+            "DOWNLOADER_MIDDLEWARES": {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None},
+        }
+    )
     Addon().update_settings(settings)
     assert settings.getdict("ITEM_PIPELINES") == {"scrapy_boilerplate.crawl.BoilerplatePipeline": 900}
     disabled = {"scrapy_boilerplate.crawl.BoilerplateSamplingMiddleware": None}

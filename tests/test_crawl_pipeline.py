@@ -10,10 +10,10 @@ import types
 import attrs
 import pytest
 import scrapy
+from crawl_models import Broken, CommonBlocks
 from scrapy.loader import ItemLoader
 from scrapy.utils.test import get_crawler
 
-from crawl_models import Broken, CommonBlocks
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.learner import READY, BoilerplateLearner, DomainState
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
@@ -77,12 +77,16 @@ def process(pipeline: BoilerplatePipeline, item):
     raise AssertionError("process_item waited although the domain's model is fitted")
 
 
-@pytest.mark.parametrize("make_item", [
-    lambda p: {"url": p.url, "html": p.html},
-    lambda p: DeclaredItem(url=p.url, html=p.html),
-    lambda p: DataItem(url=p.url, html=p.html),
-    lambda p: AttrsItem(url=p.url, html=p.html),
-], ids=["dict", "scrapy.Item", "dataclass", "attrs"])
+@pytest.mark.parametrize(
+    "make_item",
+    [
+        lambda p: {"url": p.url, "html": p.html},
+        lambda p: DeclaredItem(url=p.url, html=p.html),
+        lambda p: DataItem(url=p.url, html=p.html),
+        lambda p: AttrsItem(url=p.url, html=p.html),
+    ],
+    ids=["dict", "scrapy.Item", "dataclass", "attrs"],
+)
 def test_every_item_type_gets_the_article_text(make_item):
     pipeline = make_pipeline(fitted())
     page = SITE[3]
@@ -96,9 +100,14 @@ def test_every_item_type_gets_the_article_text(make_item):
 
 
 def test_text_field_names_are_configurable_and_cleaned_html_is_optional():
-    pipeline = make_pipeline(fitted(), BOILERPLATE_HTML_FIELD="body", BOILERPLATE_URL_FIELD="link",
-                             BOILERPLATE_TEXT_FIELD="main", BOILERPLATE_CLEANED_HTML_FIELD="main_html",
-                             BOILERPLATE_MODEL_FIELD=None)
+    pipeline = make_pipeline(
+        fitted(),
+        BOILERPLATE_HTML_FIELD="body",
+        BOILERPLATE_URL_FIELD="link",
+        BOILERPLATE_TEXT_FIELD="main",
+        BOILERPLATE_CLEANED_HTML_FIELD="main_html",
+        BOILERPLATE_MODEL_FIELD=None,
+    )
     item = process(pipeline, {"link": SITE[1].url, "body": SITE[1].html})
     assert set(item) == {"link", "body", "main", "main_html"}
     assert SITE[1].article_text.split("\n\n")[1][:60] in item["main"]
@@ -142,16 +151,24 @@ def test_item_classes_the_spider_names_without_the_output_fields_are_reported_at
         text = scrapy.Field()
         boilerplate_model = scrapy.Field()
 
-    spider = spider_module_naming("news_project.spiders.news", DeclaredItem=DeclaredItem, ArticleLoader=ArticleLoader,
-                                  TeaserItem=TeaserItem, ProductItem=ProductItem, DataItem=DataItem,
-                                  PageBase=PageBase, StoryItem=StoryItem)
+    spider = spider_module_naming(
+        "news_project.spiders.news",
+        DeclaredItem=DeclaredItem,
+        ArticleLoader=ArticleLoader,
+        TeaserItem=TeaserItem,
+        ProductItem=ProductItem,
+        DataItem=DataItem,
+        PageBase=PageBase,
+        StoryItem=StoryItem,
+    )
     try:
         with caplog.at_level(logging.ERROR):
             pipeline = make_pipeline(fitted(), spidercls=spider)
             errors = [r.getMessage() for r in caplog.records if "does not declare" in r.getMessage()]
             assert len(errors) == 2
-            assert any("UndeclaredItem" in e and "text, boilerplate_model" in e and "NewsSpider names it" in e
-                       for e in errors)
+            assert any(
+                "UndeclaredItem" in e and "text, boilerplate_model" in e and "NewsSpider names it" in e for e in errors
+            )
             assert any("TeaserItem" in e and "boilerplate_model" in e and "text," not in e for e in errors)
             # the first such item is skipped and counted, without a second error for its class
             item = process(pipeline, UndeclaredItem(url=SITE[0].url, html=SITE[0].html))
@@ -169,8 +186,9 @@ class _Raising(type):
 
 def test_a_spider_naming_only_writable_item_classes_logs_nothing(caplog):
     odd = _Raising("Odd", (), {})  # any class can sit in a spider's module; looking at it must not fail
-    spider = spider_module_naming("shop_project.spiders.shop", DeclaredItem=DeclaredItem, DataItem=DataItem,
-                                  AttrsItem=AttrsItem, Odd=odd)
+    spider = spider_module_naming(
+        "shop_project.spiders.shop", DeclaredItem=DeclaredItem, DataItem=DataItem, AttrsItem=AttrsItem, Odd=odd
+    )
     try:
         with caplog.at_level(logging.ERROR):
             make_pipeline(fitted(), spidercls=spider)
@@ -179,15 +197,18 @@ def test_a_spider_naming_only_writable_item_classes_logs_nothing(caplog):
         del sys.modules["shop_project.spiders.shop"]
 
 
-@pytest.mark.parametrize("item, reason", [
-    ({"url": "http://shop.example/a"}, "no_html"),
-    ({"url": "http://shop.example/a", "html": None}, "no_html"),
-    ({"url": "http://shop.example/a", "html": "   "}, "no_html"),
-    ({"url": "http://shop.example/a", "html": '{"json": true}'}, "not_html"),
-    ({"url": "http://shop.example/a", "html": "<p>" + "x" * 2000}, "too_large"),
-    # 600 characters, but 1,202 bytes in UTF-16: the limit counts bytes, so it is never decoded
-    ({"url": "http://shop.example/a", "html": ("<p>" + "x" * 597).encode("utf-16")}, "too_large"),
-])
+@pytest.mark.parametrize(
+    "item, reason",
+    [
+        ({"url": "http://shop.example/a"}, "no_html"),
+        ({"url": "http://shop.example/a", "html": None}, "no_html"),
+        ({"url": "http://shop.example/a", "html": "   "}, "no_html"),
+        ({"url": "http://shop.example/a", "html": '{"json": true}'}, "not_html"),
+        ({"url": "http://shop.example/a", "html": "<p>" + "x" * 2000}, "too_large"),
+        # 600 characters, but 1,202 bytes in UTF-16: the limit counts bytes, so it is never decoded
+        ({"url": "http://shop.example/a", "html": ("<p>" + "x" * 597).encode("utf-16")}, "too_large"),
+    ],
+)
 def test_unusable_html_passes_untouched_with_a_count(item, reason):
     pipeline = make_pipeline(fitted(), BOILERPLATE_MAX_PAGE_BYTES=1000)
     before = dict(item)
@@ -250,12 +271,22 @@ def test_item_of_a_domain_never_sampled_does_not_wait():
     assert pipeline.stats.get_value(keys.ITEMS_HELD) is None
 
 
-@pytest.mark.parametrize(("html", "reason"), [
-    (None, "no_html"), (b"<p>x</p>", "no_html"), ("", "no_html"), (" \n\t\u00a0\u2003", "no_html"),
-    ("<p>" + "x" * 100 + "</p>", "too_large"),
-    ('{"a": "<p>"}', "not_html"), ("\u00a0<p>x</p>", "not_html"), ("text <p>x</p>", "not_html"),
-    ("<p>x</p>", None), ("\ufeff \r\n\t<!DOCTYPE html><p>x</p>", None), ("\n<p>x</p>\n", None),
-])
+@pytest.mark.parametrize(
+    ("html", "reason"),
+    [
+        (None, "no_html"),
+        (b"<p>x</p>", "no_html"),
+        ("", "no_html"),
+        (" \n\t\u00a0\u2003", "no_html"),
+        ("<p>" + "x" * 100 + "</p>", "too_large"),
+        ('{"a": "<p>"}', "not_html"),
+        ("\u00a0<p>x</p>", "not_html"),
+        ("text <p>x</p>", "not_html"),
+        ("<p>x</p>", None),
+        ("\ufeff \r\n\t<!DOCTYPE html><p>x</p>", None),
+        ("\n<p>x</p>\n", None),
+    ],
+)
 def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
     from scrapy_boilerplate.crawl.pipeline import skip_reason
 

@@ -21,8 +21,13 @@ def page(article: str, nav: str = NAV) -> Page:
 
 
 def test_feature_entropy_is_normalised_over_the_pages():
-    h = feature_entropies([Counter({"a": 2, "b": 1}), Counter({"a": 2}), Counter({"c": 1, "e": 1}),
-                           ])
+    h = feature_entropies(
+        [
+            Counter({"a": 2, "b": 1}),
+            Counter({"a": 2}),
+            Counter({"c": 1, "e": 1}),
+        ]
+    )
     # "a" splits 1/2, 1/2 over d = 3 pages: -2 * 0.5 * log_3 0.5 = log 2 / log 3
     assert h["a"] == pytest.approx(math.log(2) / math.log(3))
     assert h["b"] == 0.0 and h["c"] == 0.0
@@ -40,8 +45,9 @@ def test_block_entropy_is_the_mean_over_distinct_features_and_unseen_terms_count
 
 def test_greedy_threshold_rises_while_informative_features_grow():
     # 0.0 -> {x}; 0.1 -> {x, y}; 0.2 -> {x, y, z}; 0.3 adds nothing: stop at 0.2
-    assert greedy_threshold([(0.0, frozenset("x")), (0.05, frozenset("y")), (0.15, frozenset("z")),
-                             (0.9, frozenset("w"))]) == pytest.approx(0.2)
+    assert greedy_threshold(
+        [(0.0, frozenset("x")), (0.05, frozenset("y")), (0.15, frozenset("z")), (0.9, frozenset("w"))]
+    ) == pytest.approx(0.2)
     # nothing between 0 and 0.1: the search stops at once
     assert greedy_threshold([(0.0, frozenset("x")), (0.15, frozenset("y"))]) == 0.0
     # a block repeating known features adds no features, so it does not move the threshold
@@ -49,7 +55,11 @@ def test_greedy_threshold_rises_while_informative_features_grow():
 
 
 def test_template_blocks_are_redundant_and_articles_informative():
-    sample = [page("<p>Storm floods harbour</p>"), page("<p>Council passes budget</p>"), page("<p>Museum reopens doors</p>")]
+    sample = [
+        page("<p>Storm floods harbour</p>"),
+        page("<p>Council passes budget</p>"),
+        page("<p>Museum reopens doors</p>"),
+    ]
     model = EntropyModel(variant="paper").fit(sample)
     # nav terms appear once on each of the 3 pages: entropy 1; article terms on one page: 0.
     assert model.site_threshold == 0.0
@@ -74,8 +84,10 @@ def test_partly_shared_blocks_against_a_fixed_threshold():
 
 def test_table_partition_scores_whole_tables():
     def table_page(story: str) -> Page:
-        return Page("<html><body><table><tr><td>Home</td><td>World</td></tr></table>"
-                    f"<table><tr><td><p>{story}</p><p>{story[::-1]}</p></td></tr></table></body></html>")
+        return Page(
+            "<html><body><table><tr><td>Home</td><td>World</td></tr></table>"
+            f"<table><tr><td><p>{story}</p><p>{story[::-1]}</p></td></tr></table></body></html>"
+        )
 
     sample = [table_page("alpha beta"), table_page("gamma delta"), table_page("epsilon zeta")]
     model = EntropyModel(variant="paper", partition="table").fit(sample)
@@ -93,7 +105,7 @@ def test_round_trip_and_damaged_state(tmp_path):
     for p in sample + [Page(s.html) for s in make_site("other.example", 2, seed=1)]:
         assert loaded.clean(p).text == model.clean(p).text
     document = json.loads(dump_model(model))
-    document["arrays"]["entropy"] = document["arrays"]["post_keys"] if "post_keys" in document["arrays"] else {}
+    document["arrays"]["entropy"] = document["arrays"].get("post_keys", {})
     with pytest.raises(ModelFormatError):
         load_model(json.dumps(document).encode())
     document = json.loads(dump_model(model))

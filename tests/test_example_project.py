@@ -24,13 +24,18 @@ def test_bundled_corpus_is_what_the_generator_writes(tmp_path, monkeypatch):
 
 
 def test_demo_crawls_the_corpus_and_beats_the_uncleaned_text(tmp_path):
-    proc = subprocess.run([sys.executable, str(EXAMPLE / "demo.py"), "--out", str(tmp_path / "items.jsonl")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLE / "demo.py"), "--out", str(tmp_path / "items.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "pages crawled     78 from 3 sites" in proc.stdout
     assert "models fitted     2" in proc.stdout
     assert "tiny-press.example: pvalue (fallback)" in proc.stdout
-    cleaned, raw = map(float, re.search(r"token F1 cleaned  ([\d.]+)   \(whole page text: ([\d.]+)\)",
-                                        proc.stdout).groups())
+    cleaned, raw = map(
+        float, re.search(r"token F1 cleaned  ([\d.]+)   \(whole page text: ([\d.]+)\)", proc.stdout).groups()
+    )
     assert cleaned > raw
     assert len((tmp_path / "items.jsonl").read_text().splitlines()) == 78

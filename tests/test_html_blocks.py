@@ -36,8 +36,10 @@ def test_block_text_matches_the_full_text_walk():
     from scrapy_boilerplate.synthetic import make_site
 
     pages = [s.html for s in make_site("blocks.example", 4, seed=5)]
-    pages.append("<body><p>one<br>two <b>bold</b><!-- c -->tail</p><div>a<select><option>x</option>"
-                 "<option>y</option></select></div><p>x<noscript>hidden</noscript>y</p></body>")
+    pages.append(
+        "<body><p>one<br>two <b>bold</b><!-- c -->tail</p><div>a<select><option>x</option>"
+        "<option>y</option></select></div><p>x<noscript>hidden</noscript>y</p></body>"
+    )
     for html in pages:
         root = parse_html(html).root
         for block in iter_blocks(root):
@@ -63,10 +65,14 @@ def _varied_pages() -> list[str]:
     from scrapy_boilerplate.synthetic import make_site
 
     pages = [s.html for s in make_site("lengths.example", 4, seed=7)]
-    pages.append("<body><div> <!-- c --><ul> <li>one</li> </ul> <div><p>deep</p></div></div><div><!-- only --></div>"
-                 "<div></div><div> <p>a</p> tail</div><section> <span>inline</span><p>b</p></section></body>")
-    pages.append("<body>Loose <span>text</span><p>one<br>two <b>bold</b>tail</p><div>a<select><option>x</option>"
-                 "<option>y</option></select><p>inner</p> after</div><p>x<noscript>hidden</noscript>y</p><p> </p></body>")
+    pages.append(
+        "<body><div> <!-- c --><ul> <li>one</li> </ul> <div><p>deep</p></div></div><div><!-- only --></div>"
+        "<div></div><div> <p>a</p> tail</div><section> <span>inline</span><p>b</p></section></body>"
+    )
+    pages.append(
+        "<body>Loose <span>text</span><p>one<br>two <b>bold</b>tail</p><div>a<select><option>x</option>"
+        "<option>y</option></select><p>inner</p> after</div><p>x<noscript>hidden</noscript>y</p><p> </p></body>"
+    )
     return pages
 
 
@@ -88,7 +94,7 @@ def test_block_walk_length_is_the_length_of_its_text():
         elements = list(walk.elements())
         leaves = [element not in walk.contains for element in elements]
         assert not all(leaves)
-        for element, leaf in zip(elements, leaves):
+        for element, leaf in zip(elements, leaves, strict=False):
             assert walk.length(element) == len(walk.text(element, leaf))
         measured_alone = BlockWalk(parse_html(html).root)  # lengths asked for before anything else
         assert [measured_alone.length(e) for e in measured_alone.elements()] == [walk.length(e) for e in elements]

@@ -53,7 +53,13 @@ def test_page_tree_is_already_clean():
 
 
 def test_outer_html_is_lxml_html_tostring_without_the_tail_and_drops_a_content_type_meta():
-    root = lxml.html.fromstring('<div><p class="x">a &amp; b<br>c<meta http-equiv="Content-Type" content="t">d</p>tail</div>')
+    root = lxml.html.fromstring(
+        '<div><p class="x">a &amp; b<br>c<meta http-equiv="Content-Type" content="t">d</p>tail</div>'
+    )
     p = root.find("p")
-    assert outer_html(p) == lxml.html.tostring(p, encoding="unicode", with_tail=False) == '<p class="x">a &amp; b<br>cd</p>'
+    assert (
+        outer_html(p)
+        == lxml.html.tostring(p, encoding="unicode", with_tail=False)
+        == '<p class="x">a &amp; b<br>cd</p>'
+    )
     assert outer_html(root) == lxml.html.tostring(root, encoding="unicode", with_tail=False)

@@ -17,7 +17,7 @@ def test_meta_charset_used_without_header():
 
 
 def test_utf8_default_and_replacement_for_mis_encoded_bytes():
-    assert "日本" in decode_html("<p>日本</p>".encode("utf-8"))
+    assert "日本" in decode_html("<p>日本</p>".encode())
     text = decode_html(b"<p>caf\xe9 \xff\xfe ok</p>", "text/html; charset=utf-8")
     assert "\ufffd" in text and "ok" in text
 
@@ -29,5 +29,5 @@ def test_empty_body_gives_empty_text():
 def test_binary_sniffing():
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 20
     assert looks_binary(png)
-    assert not looks_binary("<html><body><p>plain text é</p></body></html>".encode("utf-8"))
+    assert not looks_binary("<html><body><p>plain text é</p></body></html>".encode())
     assert not looks_binary(b"")

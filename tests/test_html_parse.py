@@ -113,7 +113,9 @@ def test_a_parse_after_a_truncated_one_is_complete_and_not_flagged():
 def test_parses_in_several_threads_give_the_same_trees():
     from concurrent.futures import ThreadPoolExecutor
 
-    texts = [f"<html><body><div id='d{i}'><p>text {i}</p>" + "<p>more</p>" * i + "</div></body></html>" for i in range(200)]
+    texts = [
+        f"<html><body><div id='d{i}'><p>text {i}</p>" + "<p>more</p>" * i + "</div></body></html>" for i in range(200)
+    ]
     expected = [_serialised(parse_html(text).root) for text in texts]
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda text: _serialised(parse_html(text).root), texts))

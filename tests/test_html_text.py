@@ -1,6 +1,6 @@
-import lxml.etree
-
 import sys
+
+import lxml.etree
 
 from scrapy_boilerplate.html import body_text, normalize_space, parse_html, raw_text, to_text
 from scrapy_boilerplate.html.text import collapsed_length, spaced_text
@@ -39,8 +39,29 @@ def _split_and_join(text: str) -> str:
 
 
 def test_normalize_space_and_collapsed_length_match_split_and_join():
-    tricky = ["", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\nb", "\n  ", "a\u00a0b", "a\u2003b",
-              "a\u2028b", "a\x1fb", "a\x85b", "a\x0bb\x0c", "\u3000a", "caf\u00e9 na\u00efve", "a\u200bb", "\x00"]
+    tricky = [
+        "",
+        " ",
+        "a",
+        "a b",
+        "a  b",
+        " a",
+        "a ",
+        "a\tb",
+        "a\nb",
+        "a\r\nb",
+        "\n  ",
+        "a\u00a0b",
+        "a\u2003b",
+        "a\u2028b",
+        "a\x1fb",
+        "a\x85b",
+        "a\x0bb\x0c",
+        "\u3000a",
+        "caf\u00e9 na\u00efve",
+        "a\u200bb",
+        "\x00",
+    ]
     for text in tricky:
         assert normalize_space(text) == _split_and_join(text), repr(text)
         assert collapsed_length(text) == len(_split_and_join(text)), repr(text)
@@ -63,8 +84,10 @@ def test_raw_text_is_the_same_in_a_worker_thread():
     # A crawl's fit runs raw_text in a pool thread, where it joins the text in Python (no GIL release).
     from concurrent.futures import ThreadPoolExecutor
 
-    root = parse_html("<div>a &amp; b<!-- note -->c<b>\u00e9t\u00e9&nbsp;<i>d</i>e</b>f<br>\ng<p>h<span>i</span></p>j</div>"
-                      "tail<div>k</div>").root
+    root = parse_html(
+        "<div>a &amp; b<!-- note -->c<b>\u00e9t\u00e9&nbsp;<i>d</i>e</b>f<br>\ng<p>h<span>i</span></p>j</div>"
+        "tail<div>k</div>"
+    ).root
     elements = [el for el in root.iter() if isinstance(el.tag, str)]
     on_main = [raw_text(el) for el in elements]
     with ThreadPoolExecutor(1) as pool:

@@ -51,8 +51,10 @@ def test_measure_with_collapsed_whitespace():
 def test_element_path_finder_gives_lxml_getpath_for_every_node():
     from scrapy_boilerplate.html.walk import element_path_finder
 
-    root = parse_html("<body><div><p>a</p><!--c--><p>b</p><ul><li>x</li><li>y</li></ul></div>"
-                      "<div><span>s</span><p>c</p></div><p>d</p></body>").root
+    root = parse_html(
+        "<body><div><p>a</p><!--c--><p>b</p><ul><li>x</li><li>y</li></ul></div>"
+        "<div><span>s</span><p>c</p></div><p>d</p></body>"
+    ).root
     path = element_path_finder(root)
     getpath = root.getroottree().getpath
     for node in reversed(list(root.iter())):  # deepest first, so parents are indexed on the way up

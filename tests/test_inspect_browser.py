@@ -38,10 +38,22 @@ PROBE = """<script>(function () {
 
 
 def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    command = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               f"--user-data-dir={tmp_path / 'profile'}", "--force-device-scale-factor=1", "--hide-scrollbars",
-               f"--window-size={WIDTH},{HEIGHT}", *args]
+    command = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--force-device-scale-factor=1",
+        "--hide-scrollbars",
+        f"--window-size={WIDTH},{HEIGHT}",
+        *args,
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     return result
@@ -56,7 +68,7 @@ def _luminance(pixels: np.ndarray) -> np.ndarray:
 
 def _region(image: np.ndarray, box: list[float], inset: int = 2) -> np.ndarray:
     left, top, right, bottom = (int(round(v)) for v in box)
-    return image[top + inset:bottom - inset, left + inset:right - inset].reshape(-1, 3)
+    return image[top + inset : bottom - inset, left + inset : right - inset].reshape(-1, 3)
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +86,7 @@ def rendered(tmp_path_factory) -> dict:
     probe = tmp_path / "probe.html"
     html = report.read_text(encoding="utf-8")
     csp_start = html.index('<meta http-equiv="Content-Security-Policy"')
-    without_csp = html[:csp_start] + html[html.index(">", csp_start) + 1:]  # lets the probe script run
+    without_csp = html[:csp_start] + html[html.index(">", csp_start) + 1 :]  # lets the probe script run
     probe.write_text(without_csp.replace("</body>", PROBE + "</body>"), encoding="utf-8")
     dom = _chromium(tmp_path, "--dump-dom", report.as_uri()).stdout
     probed = _chromium(tmp_path, "--dump-dom", probe.as_uri()).stdout
@@ -88,11 +100,16 @@ def test_browser_dom_has_no_script_and_marks_every_decision(rendered):
     dom = rendered["dom"]
     assert dom.findall(".//script") == [] and dom.findall(".//iframe") == []
     removed_roots = dom.xpath("//main//*[contains(@class, 'drm')]")
-    assert removed_roots and all("removed: outside the main region" in el.get("title") or "never main text"
-                                 in el.get("title") for el in removed_roots)
+    assert removed_roots and all(
+        "removed: outside the main region" in el.get("title") or "never main text" in el.get("title")
+        for el in removed_roots
+    )
     assert dom.xpath("//main//span[contains(@class, 'miss')]") == []  # pvalue's decisions match its output
     assert "Copyright news.example" in " ".join(s.text_content() for s in dom.xpath("//main//span[@class='rm']"))
-    assert len(dom.xpath("//aside[@class='panel']//li")) == len(dom.xpath("//main//*[@title and starts-with(@id, 'd')]")) + 1
+    assert (
+        len(dom.xpath("//aside[@class='panel']//li"))
+        == len(dom.xpath("//main//*[@title and starts-with(@id, 'd')]")) + 1
+    )
 
 
 def test_browser_styles_removed_text_grey_and_struck_through(rendered):

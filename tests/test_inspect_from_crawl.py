@@ -49,7 +49,10 @@ def test_from_crawl_with_a_saved_copy_uses_the_stored_model(tmp_path: Path, caps
     assert f"pvalue (stored in {saved})" in report
     assert "stored model (its sample is not recorded)" in report
     assert url in report and SITE[3].title in report
-    assert main(["inspect", "--from-crawl", "http://unknown.example/", "--store", str(store), str(copy), "-o", str(out)]) == 2
+    assert (
+        main(["inspect", "--from-crawl", "http://unknown.example/", "--store", str(store), str(copy), "-o", str(out)])
+        == 2
+    )
     assert "no stored model for unknown.example" in capsys.readouterr().err
     saved.write_text("{not a model", encoding="utf-8")
     assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2
@@ -60,8 +63,12 @@ def test_from_crawl_reads_a_store_record_with_its_metadata(tmp_path: Path):
     store = tmp_path / "store"
     (store / "news").mkdir(parents=True)
     model = json.loads(dump_model(create_model("pvalue").fit([])))
-    record = {"format": "scrapy-boilerplate/stored-model", "version": 1, "meta": {"pages": 17, "model": "pvalue"},
-              "model": model}
+    record = {
+        "format": "scrapy-boilerplate/stored-model",
+        "version": 1,
+        "meta": {"pages": 17, "model": "pvalue"},
+        "model": model,
+    }
     (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
     copy = tmp_path / "page.html"
     copy.write_text(SITE[1].html, encoding="utf-8")

@@ -36,19 +36,30 @@ def marker(monkeypatch) -> type[MarkerModel]:
 
 def _spans(report: str, css: str) -> list[str]:
     tree = lxml.html.fromstring(report)
-    return [normalize_space(s.text_content()) for s in tree.xpath(f'//main//span[contains(concat(" ", @class, " "), " {css} ")]')]
+    return [
+        normalize_space(s.text_content())
+        for s in tree.xpath(f'//main//span[contains(concat(" ", @class, " "), " {css} ")]')
+    ]
 
 
 def _verdicts(page: Page, cleaned: CleanedPage) -> dict[str, bool]:
-    return {normalize_space(e.text): e.verdict.kept for e in walk(page, cleaned) if isinstance(e, Text) and e.text.strip()}
+    return {
+        normalize_space(e.text): e.verdict.kept for e in walk(page, cleaned) if isinstance(e, Text) and e.text.strip()
+    }
 
 
 def test_nearest_decision_wins_and_tails_belong_to_the_parent():
-    page = Page("<html><body><div id='a'>outer <p>inner <b>bold</b> after bold</p> tail of p</div>"
-                "<p>loose text</p></body></html>")
+    page = Page(
+        "<html><body><div id='a'>outer <p>inner <b>bold</b> after bold</p> tail of p</div>"
+        "<p>loose text</p></body></html>"
+    )
     root = page.tree.getroottree()
     outer, inner = root.getpath(page.tree.find(".//div[@id='a']")), root.getpath(page.tree.find(".//p"))
-    decisions = (Decision(outer, False, 0, "outer"), Decision(inner, True, 0, "inner"), Decision(inner, False, 0, "dup"))
+    decisions = (
+        Decision(outer, False, 0, "outer"),
+        Decision(inner, True, 0, "inner"),
+        Decision(inner, False, 0, "dup"),
+    )
     cleaned = CleanedPage("inner bold after bold", "", "t", 40, 20, None, decisions)
     verdicts = _verdicts(page, cleaned)
     assert verdicts["outer"] is False and verdicts["tail of p"] is False  # the <p>'s tail is the div's text
@@ -62,8 +73,15 @@ def test_chars_ranges_split_text_and_override_element_decisions():
     page = Page(html)
     start = html.index("gamma")
     div = page.tree.getroottree().getpath(page.tree.find(".//div"))
-    cleaned = CleanedPage("alpha beta", "", "t", 22, 10, None,
-                          (Decision(div, True, 0, "div"), Decision(f"chars:{start}-{start + 11}", False, 11, "range")))
+    cleaned = CleanedPage(
+        "alpha beta",
+        "",
+        "t",
+        22,
+        10,
+        None,
+        (Decision(div, True, 0, "div"), Decision(f"chars:{start}-{start + 11}", False, 11, "range")),
+    )
     pieces = [(e.text, e.verdict.kept, e.verdict.decision) for e in walk(page, cleaned) if isinstance(e, Text)]
     assert pieces == [("alpha beta ", True, 0), ("gamma delta", False, 1)]
 
@@ -82,10 +100,10 @@ def test_report_marks_both_decision_forms_and_inferred_text():
     truth = synthetic[1]
     removed, kept = " ".join(_spans(report, "rm")), " ".join(_spans(report, "kp"))
     assert truth.title in kept and "Popular" in kept  # the kept range inside the removed sidebar
-    assert COOKIE in removed and f"Copyright marker.example" in removed and truth.template_texts[0] in removed
+    assert COOKIE in removed and "Copyright marker.example" in removed and truth.template_texts[0] in removed
     first_paragraph = truth.article_text.split("\n\n")[1]
     half = len(first_paragraph) // 2
-    assert first_paragraph[:half - 2] in kept and first_paragraph[half + 2:] in removed
+    assert first_paragraph[: half - 2] in kept and first_paragraph[half + 2 :] in removed
     missing = _spans(report, "miss")
     assert missing == [truth.title]  # kept by a decision, absent from the output: flagged
     inferred = " ".join(_spans(report, "inf"))
@@ -117,7 +135,9 @@ def test_report_is_inert_whatever_the_page_holds():
     cleaned = create_model("pvalue").fit([]).clean(page)
     report = build_report(page, cleaned, summarize_site("pvalue", 0, [(page, cleaned)]))
     tree = lxml.html.fromstring(report)
-    assert [el.tag for el in tree.iter("script", "iframe", "img", "object", "embed", "link", "svg", "video", "form")] == []
+    assert [
+        el.tag for el in tree.iter("script", "iframe", "img", "object", "embed", "link", "svg", "video", "form")
+    ] == []
     assert len(tree.findall(".//style")) == 1 and "evil" not in tree.find(".//style").text
     for el in tree.iter():
         for name, value in el.attrib.items():
@@ -133,8 +153,22 @@ def test_report_is_inert_whatever_the_page_holds():
 
 def test_pvalue_report_names_p_values(corpus: Path, tmp_path: Path, capsys):
     out = tmp_path / "report.html"
-    assert main(["inspect", "--model", "pvalue", "--sample-size", "3", str(corpus / "news.example"), "02.html",
-                 "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "inspect",
+                "--model",
+                "pvalue",
+                "--sample-size",
+                "3",
+                str(corpus / "news.example"),
+                "02.html",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith(f"inspect: wrote {out} (pvalue:")
     report = out.read_text(encoding="utf-8")
     gold = (corpus / "news.example" / "02.txt").read_text(encoding="utf-8")
@@ -177,8 +211,10 @@ def test_paths_of_broken_tag_names_still_resolve():
 
 
 def test_chars_ranges_are_source_offsets_across_entities_and_line_ends():
-    html = ("<html><head><title>open\r\nuntil</title></head>\r\n<body>\r\n"
-            "<p>Caf&eacute; &amp; bar: it&rsquo;s open\r\nuntil late tonight</p></body></html>")
+    html = (
+        "<html><head><title>open\r\nuntil</title></head>\r\n<body>\r\n"
+        "<p>Caf&eacute; &amp; bar: it&rsquo;s open\r\nuntil late tonight</p></body></html>"
+    )
     page = Page(html)
     start = html.index("open\r\nuntil l")
     cleaned = CleanedPage("", "", "t", 40, 0, None, (Decision(f"chars:{start}-{start + 11}", False, 11, "range"),))

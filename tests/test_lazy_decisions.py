@@ -69,22 +69,35 @@ def test_style_tree_names_each_region_as_lxml_does():
     cleaned = model.clean(page)
     getpath = page.tree.getroottree().getpath
     regions = model.regions(page)
-    assert [(d.path, d.kept, d.reason) for d in cleaned.decisions] == [(getpath(r.element), r.kept, r.reason)
-                                                                        for r in regions]
+    assert [(d.path, d.kept, d.reason) for d in cleaned.decisions] == [
+        (getpath(r.element), r.kept, r.reason) for r in regions
+    ]
 
 
 def _holds_an_element(root: object, depth: int = 6) -> bool:
     seen, layer = set(), [root]
     for _ in range(depth):
-        layer = [o for o in (r for x in layer for r in gc.get_referents(x)) if id(o) not in seen
-                 and not isinstance(o, type) and not seen.add(id(o))]
+        layer = [
+            o
+            for o in (r for x in layer for r in gc.get_referents(x))
+            if id(o) not in seen and not isinstance(o, type) and not seen.add(id(o))
+        ]
         if any(isinstance(o, lxml.etree._Element) for o in layer):
             return True
     return False
 
 
-ALL_SPECS = ["style_tree", "style_tree:variant=paper", "pvalue", "pvalue:variant=paper", "block_dup",
-             "block_dup:variant=paper", "entropy", "ngram", "ngram:variant=paper"]
+ALL_SPECS = [
+    "style_tree",
+    "style_tree:variant=paper",
+    "pvalue",
+    "pvalue:variant=paper",
+    "block_dup",
+    "block_dup:variant=paper",
+    "entropy",
+    "ngram",
+    "ngram:variant=paper",
+]
 
 
 def _fitted(spec: str):
@@ -100,7 +113,7 @@ def test_cleaned_html_read_late_is_the_html_read_at_once(spec: str):
     assert [c.html for c in late] == at_once
     assert all(h.startswith("<") and h.endswith(">") for h in at_once)
     kept_words = [c.text.split()[:3] for c in late if c.text]
-    assert kept_words and all(all(w in h for w in words) for words, h in zip(kept_words, at_once))
+    assert kept_words and all(all(w in h for w in words) for words, h in zip(kept_words, at_once, strict=False))
 
 
 def test_cleaned_html_is_made_once_and_travels_made():
@@ -141,4 +154,7 @@ def test_pages_prepared_by_a_crawl_fit_hold_no_parsed_tree(tmp_path):
     html, prepared = learned.prepared[_page(3).url]
     fresh = learned.model.clean(_page(3))
     assert html == _page(3).html and (prepared.text, prepared.html, prepared.removed_share) == (
-        fresh.text, fresh.html, fresh.removed_share)  # what an item gets: the same as a clean of its own
+        fresh.text,
+        fresh.html,
+        fresh.removed_share,
+    )  # what an item gets: the same as a clean of its own

@@ -21,11 +21,14 @@ from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 
 
-@pytest.mark.parametrize(("code", "dtype", "values"), [
-    ("i", "<i4", [-1, 0, 7, 2**31 - 1]),
-    ("B", "|u1", [0, 1, 2, 255]),
-    ("d", "<f8", [0.0, 0.25, -1.5, 1e300]),
-])
+@pytest.mark.parametrize(
+    ("code", "dtype", "values"),
+    [
+        ("i", "<i4", [-1, 0, 7, 2**31 - 1]),
+        ("B", "|u1", [0, 1, 2, 255]),
+        ("d", "<f8", [0.0, 0.25, -1.5, 1e300]),
+    ],
+)
 def test_stdlib_arrays_are_saved_exactly_as_numpy_saves_them(code, dtype, values):
     plain = _encode_array(array(code, values))
     assert plain == _encode_array(np.array(values, dtype=dtype))

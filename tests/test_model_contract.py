@@ -53,7 +53,7 @@ def test_fit_returns_self_and_clean_keeps_the_article(name):
     pages, synthetic = site_pages()
     model = create_model(name)
     assert model.fit(pages) is model
-    for page, truth in zip(pages, synthetic):
+    for page, truth in zip(pages, synthetic, strict=False):
         cleaned = model.clean(page)
         assert cleaned.model == name
         assert score_text(cleaned.text, truth.article_text).r > 0.8

@@ -28,7 +28,7 @@ def fitted(spec: str, site: str, n_pages: int = 10, seed: int = 0):
 def test_improved_keeps_the_article_and_drops_the_template_on_every_site(site):
     model, pages, synthetic = fitted("ngram", site)
     f1 = []
-    for page, truth in zip(pages, synthetic):
+    for page, truth in zip(pages, synthetic, strict=False):
         cleaned = model.clean(page)
         score = score_text(cleaned.text, truth.article_text)
         assert score.r > 0.9
@@ -44,7 +44,9 @@ def test_improved_variant_beats_the_paper_on_synthetic_sites(site):
     scores = {}
     for spec in ("ngram", "ngram:variant=paper"):
         model, pages, synthetic = fitted(spec, site)
-        scores[spec] = sum(score_text(model.clean(p).text, t.article_text).f1 for p, t in zip(pages, synthetic))
+        scores[spec] = sum(
+            score_text(model.clean(p).text, t.article_text).f1 for p, t in zip(pages, synthetic, strict=False)
+        )
     assert scores["ngram"] > scores["ngram:variant=paper"]
 
 
@@ -80,10 +82,10 @@ def test_decisions_tile_the_source_as_character_ranges():
     decisions = model.clean(page).decisions
     spans = [tuple(map(int, re.fullmatch(r"chars:(\d+)-(\d+)", d.path).groups())) for d in decisions]
     assert spans[0][0] == 0 and spans[-1][1] == len(page.html)
-    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
-    assert all(d.chars == e - s for d, (s, e) in zip(decisions, spans))
-    assert all(a.kept != b.kept for a, b in zip(decisions, decisions[1:]))
-    removed = [page.html[s:e] for d, (s, e) in zip(decisions, spans) if not d.kept]
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
+    assert all(d.chars == e - s for d, (s, e) in zip(decisions, spans, strict=False))
+    assert all(a.kept != b.kept for a, b in zip(decisions, decisions[1:], strict=False))
+    removed = [page.html[s:e] for d, (s, e) in zip(decisions, spans, strict=False) if not d.kept]
     assert any("cookie-banner" in chunk for chunk in removed)
 
 
@@ -96,12 +98,16 @@ def test_the_paragraph_of_an_article_stays_whole_and_in_order():
 
 
 def test_entities_and_comments_inside_kept_text_are_handled():
-    template = ('<html><body><div class="nav"><a href="/">Home of the site</a> | <a href="/news">All the news</a>'
-                ' | <a href="/sport">Sport pages</a></div>{}<div class="foot">Copyright the example site, '
-                'all rights reserved, contact us.</div></body></html>')
-    words = "red green blue amber violet olive".split()
-    bodies = [f"<p>{w.title()} caf&eacute; &amp; {w}-bar<!-- c --> number {i * 7919} of the {w}s.</p>"
-              for i, w in enumerate(words)]
+    template = (
+        '<html><body><div class="nav"><a href="/">Home of the site</a> | <a href="/news">All the news</a>'
+        ' | <a href="/sport">Sport pages</a></div>{}<div class="foot">Copyright the example site, '
+        "all rights reserved, contact us.</div></body></html>"
+    )
+    words = ["red", "green", "blue", "amber", "violet", "olive"]
+    bodies = [
+        f"<p>{w.title()} caf&eacute; &amp; {w}-bar<!-- c --> number {i * 7919} of the {w}s.</p>"
+        for i, w in enumerate(words)
+    ]
     pages = [Page(template.format(b)) for b in bodies]
     model = create_model("ngram").fit(pages)
     assert model.clean(pages[4]).text == "Violet café & violet-bar number 31676 of the violets."
@@ -144,7 +150,7 @@ def test_words_split_on_every_kind_of_whitespace_as_str_split_does():
     words = split_words(texts)
     for k, text in enumerate(texts):
         lo, hi = words.bounds[k], words.bounds[k + 1]
-        found = [text[s:e] for s, e in zip(words.start[lo:hi].tolist(), words.end[lo:hi].tolist())]
+        found = [text[s:e] for s, e in zip(words.start[lo:hi].tolist(), words.end[lo:hi].tolist(), strict=False)]
         assert found == text.split()
     # the whitespace table stops at the BMP: nothing beyond it is whitespace
     assert re.search(r"\s", "".join(map(chr, range(0x10000, 0x110000)))) is None
@@ -178,8 +184,10 @@ def test_elements_left_without_text_go_with_their_subtree_but_their_tails_stay()
 
     from scrapy_boilerplate.models.ngram_text import keep_text
 
-    html = ('<html><body><div><ul><li><a>Home</a></li><li><a>News</a><img src="n.png"></li></ul>'
-            'after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body></html>')
+    html = (
+        '<html><body><div><ul><li><a>Home</a></li><li><a>News</a><img src="n.png"></li></ul>'
+        'after menu</div><p>kept &amp; <b>bold</b> <img src="k.png"> text</p></body></html>'
+    )
     menu = html.index("<ul>"), html.index("after menu")
     page = Page(html)
     removed = np.zeros(len(html), dtype=bool)
@@ -216,8 +224,12 @@ def test_a_spec_label_parses_back_to_the_same_spec():
 def test_absence_proofs_never_skip_a_text_that_occurs():
     from scrapy_boilerplate.models.ngram_text import AbsenceProof
 
-    sources = ["<p>caf\u00e9 &amp; cr\u00e8me</p>\r\n<p>two\r\nlines</p>", "<p>a&nbsp;b\nc\r\nd</p>",
-               "<p>\u2019quoted\u2019 text</p>\r\n", "<p>plain</p>"]
+    sources = [
+        "<p>caf\u00e9 &amp; cr\u00e8me</p>\r\n<p>two\r\nlines</p>",
+        "<p>a&nbsp;b\nc\r\nd</p>",
+        "<p>\u2019quoted\u2019 text</p>\r\n",
+        "<p>plain</p>",
+    ]
     for html in sources:
         proof = AbsenceProof(html)
         for start in range(len(html)):  # every substring that occurs must be searched for

@@ -61,12 +61,14 @@ def test_alternation_sums_boundaries_over_documents():
 
 def _site(n_pages: int) -> list[str]:
     """Pages sharing a long template around distinct bodies."""
-    words = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega rho".split()
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma", "omega", "rho"]
     pages = []
     for i in range(n_pages):
         body = " ".join(words[(i * 7 + j * 5) % len(words)] + str((i * j) % 13) for j in range(12))
-        pages.append(f"<html><head><title>Site</title></head><body><div id=nav>home news sport</div>"
-                     f"<div id=main><p>{body}</p></div><div id=foot>copyright the site</div></body></html>")
+        pages.append(
+            f"<html><head><title>Site</title></head><body><div id=nav>home news sport</div>"
+            f"<div id=main><p>{body}</p></div><div id=foot>copyright the site</div></body></html>"
+        )
     return pages
 
 

@@ -42,7 +42,9 @@ def test_status_line_counts_rate_and_time_left():
     assert stream.getvalue().count(CLEAR_LINE) == 1 and (progress.pages, progress.sites) == (21, 2)
     progress.sites = 3
     progress.site_done()  # the last site is always drawn
-    assert stream.getvalue().count(CLEAR_LINE) == 2 and stream.getvalue().endswith("sites 4/4, pages 21/100, 2.1 pages/s, 38s left")
+    assert stream.getvalue().count(CLEAR_LINE) == 2 and stream.getvalue().endswith(
+        "sites 4/4, pages 21/100, 2.1 pages/s, 38s left"
+    )
     progress.close()
     assert stream.getvalue().endswith(CLEAR_LINE)
     assert format_duration(3725) == "1h02m" and format_duration(185) == "3m05s" and format_duration(0.4) == "0s"
@@ -108,7 +110,13 @@ def test_bench_progress_on_a_terminal_and_its_files(corpus: Path, tmp_path: Path
     assert "bench pvalue: sites 2/2, pages 12/12" in terminal
     printed = stdout.splitlines()[1].split()
     row = json.loads(js.read_text(encoding="utf-8"))[0]
-    assert printed[:5] == ["pvalue", "12", f"{row['all']['p']:.3f}", f"{row['all']['r']:.3f}", f"{row['all']['f1']:.3f}"]
+    assert printed[:5] == [
+        "pvalue",
+        "12",
+        f"{row['all']['p']:.3f}",
+        f"{row['all']['r']:.3f}",
+        f"{row['all']['f1']:.3f}",
+    ]
     assert f"| pvalue | 12 | {printed[2]} | {printed[3]} | {printed[4]} | 12 |" in md.read_text(encoding="utf-8")
     stdout_piped, piped = _run(["bench", "--model", "pvalue", str(corpus)], on_terminal=False)
     assert piped == "" and stdout_piped.splitlines()[1].split()[:5] == stdout.splitlines()[1].split()[:5]

@@ -20,8 +20,9 @@ def test_add_features_counts_each_feature_per_page_in_any_call_order():
 
 
 def test_virtual_leaves_are_parents_of_actual_leaves_only():
-    body = parse_html("<body><ul><li>a</li><li>b<!-- c --></li></ul>"
-                      "<div><p>x<b>y</b></p></div><span>t</span></body>").root.find("body")
+    body = parse_html(
+        "<body><ul><li>a</li><li>b<!-- c --></li></ul><div><p>x<b>y</b></p></div><span>t</span></body>"
+    ).root.find("body")
     ul, div, span = body
     assert is_leaf(span, virtual_leaves=False) and is_leaf(span, virtual_leaves=True)
     assert is_leaf(ul, virtual_leaves=True) and not is_leaf(ul, virtual_leaves=False)
@@ -30,10 +31,17 @@ def test_virtual_leaves_are_parents_of_actual_leaves_only():
 
 
 def test_content_features_shingle_words_in_order_with_links_and_images():
-    p = parse_html('<body><p>One two three two three <a href=" /x ">four</a><img src="i.png"></p></body>').root.find(".//p")
+    p = parse_html('<body><p>One two three two three <a href=" /x ">four</a><img src="i.png"></p></body>').root.find(
+        ".//p"
+    )
     assert list(content_features(p, 3).items()) == [
-        ("one two three", 1), ("two three two", 1), ("three two three", 1), ("two three four", 1),
-        ("a:/x", 1), ("img:i.png", 1)]
+        ("one two three", 1),
+        ("two three two", 1),
+        ("three two three", 1),
+        ("two three four", 1),
+        ("a:/x", 1),
+        ("img:i.png", 1),
+    ]
     assert content_features(p, 1)["three"] == 2
 
 
@@ -65,8 +73,10 @@ def test_text_features_counts_words_or_shingles_in_first_seen_order():
 def test_leaf_features_equal_content_features_for_repeated_leaves():
     from scrapy_boilerplate.models.sst_build import LeafFeatures
 
-    body = parse_html('<body><p>Home <a href="/a">About us</a></p><p>Home <a href="/b">About us</a></p>'
-                      '<p>Home About us</p><li>x y z x y</li><li>x y z x y</li></body>').root.find("body")
+    body = parse_html(
+        '<body><p>Home <a href="/a">About us</a></p><p>Home <a href="/b">About us</a></p>'
+        "<p>Home About us</p><li>x y z x y</li><li>x y z x y</li></body>"
+    ).root.find("body")
     features = LeafFeatures(shingle=2)
     for leaf in list(body) * 2:
         assert list(features(leaf).items()) == list(content_features(leaf, 2).items())

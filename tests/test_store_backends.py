@@ -72,7 +72,10 @@ def test_list_is_sorted_and_filters_by_spider_and_delete_removes(store):
         stored, _ = fitted(domain)
         store.put(StoredModel.new(spider, domain, stored.model, 6, stored.entry.baseline))
     assert [(e.spider, e.domain) for e in store.list()] == [
-        ("blog", "z.example"), ("news", "a.example"), ("news", "b.example")]
+        ("blog", "z.example"),
+        ("news", "a.example"),
+        ("news", "b.example"),
+    ]
     assert [e.domain for e in store.list("news")] == ["a.example", "b.example"]
     assert all(e.size > 0 and e.model == "pvalue" and e.pages == 6 for e in store.list())
     assert store.delete("news", "a.example") is True

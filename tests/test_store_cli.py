@@ -34,7 +34,10 @@ def test_list_prints_domain_model_pages_fitted_at_and_size(models_dir: Path, cap
     assert lines[0].split() == ["SPIDER", "DOMAIN", "MODEL", "PAGES", "FITTED", "AT", "SIZE"]
     rows = [line.split() for line in lines[1:-1]]
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
-        ("blog", "c.example", "pvalue", "3"), ("news", "a.example", "pvalue", "5"), ("news", "b.example", "pvalue", "7")]
+        ("blog", "c.example", "pvalue", "3"),
+        ("news", "a.example", "pvalue", "5"),
+        ("news", "b.example", "pvalue", "7"),
+    ]
     assert all(r[6] == "UTC" and r[-1] in {"B", "KiB"} for r in rows)
     assert lines[-1] == f"3 models in {models_dir}"
     main(["models", "list", "--store", str(models_dir), "--spider", "blog"])
@@ -66,8 +69,19 @@ def test_export_then_import_moves_models_to_redis_and_back(models_dir: Path, tmp
         assert main(["models", "import", "--store", redis_url, "--prefix", prefix, str(dump)]) == 0
         assert [(e.domain, e.pages) for e in redis_store.list()] == [("a.example", 5), ("b.example", 7)]
         back = tmp_path / "back"
-        main(["models", "export", "--store", redis_url, "--prefix", prefix, "--domain", "b.example",
-              str(tmp_path / "b.jsonl")])
+        main(
+            [
+                "models",
+                "export",
+                "--store",
+                redis_url,
+                "--prefix",
+                prefix,
+                "--domain",
+                "b.example",
+                str(tmp_path / "b.jsonl"),
+            ]
+        )
         main(["models", "import", "--store", str(back), str(tmp_path / "b.jsonl")])
         original = DirectoryStore(models_dir).get("news", "b.example")
         returned = DirectoryStore(back).get("news", "b.example")

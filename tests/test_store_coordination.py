@@ -103,9 +103,8 @@ def test_the_fit_lock_admits_one_holder_until_released(make_coordinator):
 
 def test_a_failed_fit_releases_the_lock(make_coordinator):
     a, b = make_coordinator(), make_coordinator()
-    with pytest.raises(RuntimeError):
-        with a.acquire_fit_lock("s", "d.example", ttl=30):
-            raise RuntimeError("model bug")
+    with pytest.raises(RuntimeError), a.acquire_fit_lock("s", "d.example", ttl=30):
+        raise RuntimeError("model bug")
     assert b.acquire_fit_lock("s", "d.example", ttl=30) is not None
 
 

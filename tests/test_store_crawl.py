@@ -51,8 +51,11 @@ def assert_cleaned_by_site_model(items: list[dict], gold: dict) -> None:
 
 def test_an_incremental_crawl_cleans_from_its_first_page_with_the_stored_model(site, tmp_path):
     base, gold = site
-    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10,
-                "BOILERPLATE_STORE": str(tmp_path / "models")}
+    settings = {
+        "BOILERPLATE_MODEL": MODEL,
+        "BOILERPLATE_SAMPLE_SIZE": 10,
+        "BOILERPLATE_STORE": str(tmp_path / "models"),
+    }
     first = start_crawl(tmp_path / "first", urls(base, 20), settings, follow="^$").result()
     assert first.stats[keys.MODELS_FITTED] == 1 and first.stats[keys.STORE_SAVED] == 1
     second = start_crawl(tmp_path / "second", urls(base)[20:], settings, follow="^$").result()
@@ -84,8 +87,11 @@ def test_a_corrupt_stored_model_is_counted_and_re_learned(site, tmp_path):
 def test_an_unreachable_redis_store_never_stops_the_crawl(site, tmp_path):
     base, gold = site
     pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
-    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 10,
-                "BOILERPLATE_STORE": "redis://127.0.0.1:1/0"}  # nothing listens there
+    settings = {
+        "BOILERPLATE_MODEL": MODEL,
+        "BOILERPLATE_SAMPLE_SIZE": 10,
+        "BOILERPLATE_STORE": "redis://127.0.0.1:1/0",
+    }  # nothing listens there
     result = start_crawl(tmp_path / "out", urls(base, 25), settings, follow="^$").result()
     assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
     assert result.stats[keys.STORE_ERRORS] >= 1 and result.stats[keys.MODELS_FITTED] == 1
@@ -172,8 +178,14 @@ def test_a_template_change_halfway_triggers_one_refit(tmp_path):
     for i in range(30, 70):  # the site is redesigned from page 30 on
         path = root / "article" / f"{i}.html"
         path.write_text(redesign(path.read_text(encoding="utf-8")), encoding="utf-8")
-    settings = {"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": 8, "BOILERPLATE_STORE": str(tmp_path / "m"),
-                "BOILERPLATE_DRIFT_WINDOW": 6, "BOILERPLATE_DRIFT_EVERY": 1, "CONCURRENT_REQUESTS": 1}
+    settings = {
+        "BOILERPLATE_MODEL": MODEL,
+        "BOILERPLATE_SAMPLE_SIZE": 8,
+        "BOILERPLATE_STORE": str(tmp_path / "m"),
+        "BOILERPLATE_DRIFT_WINDOW": 6,
+        "BOILERPLATE_DRIFT_EVERY": 1,
+        "CONCURRENT_REQUESTS": 1,
+    }
     with serve_directory(root) as base:
         result = start_crawl(tmp_path / "out", urls(base, 70), settings, follow="^$").result()
     assert result.stats.get("finish_reason") == "finished", result.log[-3000:]

@@ -117,8 +117,10 @@ def test_block_signatures_weigh_each_block_by_its_text_as_iter_blocks_gives_it()
     from scrapy_boilerplate.store.fingerprint import _Signer
 
     pages = site(6)
-    pages += [Page(redesign(pages[0].html)),
-              Page("<html><body>Loose <i>text</i><div>own<p>one<br>two</p> tail</div><p> </p></body></html>")]
+    pages += [
+        Page(redesign(pages[0].html)),
+        Page("<html><body>Loose <i>text</i><div>own<p>one<br>two</p> tail</div><p> </p></body></html>"),
+    ]
     for page in pages:
         signature_of = _Signer({})
         expected: Counter[str] = Counter()
@@ -133,8 +135,11 @@ def test_unseen_equals_the_share_of_the_pages_block_signatures_outside_the_finge
 
     fingerprint = Fingerprint.of(site(10))
     page = site(12)[11]
-    pages = [page, Page(page.html.replace("</footer>", '</footer><div class="poll">Own <p>Vote now</p> text</div>')),
-             Page(redesign(page.html))]
+    pages = [
+        page,
+        Page(page.html.replace("</footer>", '</footer><div class="poll">Own <p>Vote now</p> text</div>')),
+        Page(redesign(page.html)),
+    ]
     shares = [fingerprint.unseen(p) for p in pages]
     assert shares == [unseen_share(block_signatures(p), fingerprint.signatures) for p in pages]
     assert 0.0 < shares[1] < 0.5 < shares[2]

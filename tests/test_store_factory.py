@@ -61,8 +61,15 @@ def _round_trip(store: RedisStore) -> None:
 def test_redis_alone_reuses_scrapy_redis_connection_settings(redis_url: str):
     host, port = redis_url.split("//")[1].split("/")[0].split(":")
     prefix = f"test-{uuid.uuid4().hex}"
-    settings = Settings({"BOILERPLATE_STORE": "redis", "REDIS_HOST": host, "REDIS_PORT": int(port),
-                         "REDIS_PARAMS": {"socket_timeout": 7}, "BOILERPLATE_STORE_PREFIX": prefix})
+    settings = Settings(
+        {
+            "BOILERPLATE_STORE": "redis",
+            "REDIS_HOST": host,
+            "REDIS_PORT": int(port),
+            "REDIS_PARAMS": {"socket_timeout": 7},
+            "BOILERPLATE_STORE_PREFIX": prefix,
+        }
+    )
     store = store_from_settings(settings)
     assert isinstance(store, RedisStore)
     assert store.location == f"redis://{host}:{port}/0" and store.prefix == prefix
@@ -72,17 +79,27 @@ def test_redis_alone_reuses_scrapy_redis_connection_settings(redis_url: str):
 
 
 def test_a_scrapy_redis_crawl_shares_the_redis_store_by_default(redis_url: str):
-    settings = Settings({"SCHEDULER": "scrapy_redis.scheduler.Scheduler", "REDIS_URL": redis_url,
-                         "BOILERPLATE_STORE_PREFIX": f"test-{uuid.uuid4().hex}"})
+    settings = Settings(
+        {
+            "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+            "REDIS_URL": redis_url,
+            "BOILERPLATE_STORE_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    )
     store = store_from_settings(settings)
     assert isinstance(store, RedisStore) and store.location == redis_url
     _round_trip(store)
 
 
 def test_an_explicit_redis_url_wins_and_keeps_redis_params(redis_url: str):
-    settings = Settings({"BOILERPLATE_STORE": redis_url, "REDIS_URL": "redis://elsewhere:1/0",
-                         "REDIS_PARAMS": {"socket_timeout": 9, "decode_responses": True},
-                         "BOILERPLATE_STORE_PREFIX": f"test-{uuid.uuid4().hex}"})
+    settings = Settings(
+        {
+            "BOILERPLATE_STORE": redis_url,
+            "REDIS_URL": "redis://elsewhere:1/0",
+            "REDIS_PARAMS": {"socket_timeout": 9, "decode_responses": True},
+            "BOILERPLATE_STORE_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    )
     store = store_from_settings(settings)
     assert store.location == redis_url
     kwargs = store.client.connection_pool.connection_kwargs

@@ -32,15 +32,23 @@ def workers(request, tmp_path: Path):
     spec = ModelSpec("pvalue")
     if request.param == "local":
         store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator()
-        yield lambda **kw: SharedLearning(store, coordinator, "spider", spec, SAMPLE, kw.get("ttl", 30),
-                                          kw.get("monitor"))
+        yield lambda **kw: SharedLearning(
+            store, coordinator, "spider", spec, SAMPLE, kw.get("ttl", 30), kw.get("monitor")
+        )
         return
     url, prefix, stores = request.getfixturevalue("redis_url"), f"test-{uuid.uuid4().hex}", []
 
     def make(**kw) -> SharedLearning:
         stores.append(RedisStore.from_url(url, prefix))
-        return SharedLearning(stores[-1], RedisCoordinator(stores[-1].client, prefix), "spider", spec, SAMPLE,
-                              kw.get("ttl", 30), kw.get("monitor"))
+        return SharedLearning(
+            stores[-1],
+            RedisCoordinator(stores[-1].client, prefix),
+            "spider",
+            spec,
+            SAMPLE,
+            kw.get("ttl", 30),
+            kw.get("monitor"),
+        )
 
     yield make
     for name in stores[0].client.scan_iter(f"{prefix}:*"):
@@ -103,6 +111,7 @@ class _BrokenSpec:
         class Broken:
             def fit(self, pages):
                 raise RuntimeError("model bug")
+
         return Broken()
 
 
@@ -138,7 +147,7 @@ def test_a_closed_sample_whose_model_vanished_is_sampled_again(workers):
     a.store.delete("spider", "shared.example")
     assert b.needs_fit(b.state("shared.example"), None)
     assert b.fit("shared.example").status == "incomplete"
-    assert all(fill(a, b, PAGES[10:10 + SAMPLE]))
+    assert all(fill(a, b, PAGES[10 : 10 + SAMPLE]))
     assert b.fit("shared.example").status == "fitted"
 
 
@@ -155,13 +164,14 @@ def test_drift_opens_a_new_sample_once_and_the_refit_replaces_the_model(workers)
     for worker, learned in ((a, first), (b, known_b)):
         for page in redesigned[:5]:
             cleaned = learned.model.clean(page)
-            drifts.append(worker.observe("shared.example", cleaned.removed_share,
-                                         worker.unseen_share(learned, page), learned))
+            drifts.append(
+                worker.observe("shared.example", cleaned.removed_share, worker.unseen_share(learned, page), learned)
+            )
     assert sum(d is not None for d in drifts) == 2  # each worker noticed ...
     state = a.state("shared.example")
     assert state.generation == 1 and not state.closed  # ... but the sample was restarted once
     assert b.needs_fit(b.state("shared.example"), known_b.entry) is False  # still sampling
-    fill(a, b, redesigned[5:5 + SAMPLE])
+    fill(a, b, redesigned[5 : 5 + SAMPLE])
     refit = b.fit("shared.example")
     assert refit.status == "fitted" and refit.learned.entry.generation == 1
     assert a.newer("shared.example", first.entry).entry.generation == 1
@@ -179,8 +189,7 @@ def test_a_model_stored_with_another_model_setting_is_re_learned(tmp_path: Path)
 
     changed = SharedLearning(store, LocalCoordinator(), "spider", ModelSpec("style_tree"), SAMPLE, 30)
     assert changed.load("shared.example") is None  # the user switched BOILERPLATE_MODEL: learn anew
-    paper = SharedLearning(store, LocalCoordinator(), "spider", ModelSpec("pvalue", {"variant": "paper"}),
-                           SAMPLE, 30)
+    paper = SharedLearning(store, LocalCoordinator(), "spider", ModelSpec("pvalue", {"variant": "paper"}), SAMPLE, 30)
     assert paper.load("shared.example") is None  # same model, other parameters
     for page in PAGES[:SAMPLE]:
         changed.offer("shared.example", page)
@@ -190,8 +199,9 @@ def test_a_model_stored_with_another_model_setting_is_re_learned(tmp_path: Path)
 
 def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tmp_path, monkeypatch):
     # A crawl parses its local sample on the reactor thread and hands the pages to the fit thread.
-    learning = SharedLearning(DirectoryStore(tmp_path), LocalCoordinator(), "spider", ModelSpec("style_tree"),
-                              SAMPLE, 30)
+    learning = SharedLearning(
+        DirectoryStore(tmp_path), LocalCoordinator(), "spider", ModelSpec("style_tree"), SAMPLE, 30
+    )
     for page in PAGES[:SAMPLE]:
         learning.offer("shared.example", Page(page.html, page.url))
     parsed = [page.parse() for page in learning.local_sample("shared.example")]
@@ -202,19 +212,28 @@ def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tm
     monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or original(page))
     outcome = learning.fit("shared.example", parsed)
     assert parses == [PAGES[0].url]  # the page whose HTML is not the sample's, parsed from the sample
-    fresh = SharedLearning(DirectoryStore(tmp_path / "fresh"), LocalCoordinator(), "spider",
-                           ModelSpec("style_tree"), SAMPLE, 30)
+    fresh = SharedLearning(
+        DirectoryStore(tmp_path / "fresh"), LocalCoordinator(), "spider", ModelSpec("style_tree"), SAMPLE, 30
+    )
     for page in PAGES[:SAMPLE]:
         fresh.offer("shared.example", Page(page.html, page.url))
     unparsed = fresh.fit("shared.example")
     assert {url: c.text for url, (_, c) in outcome.learned.prepared.items()} == {
-        url: c.text for url, (_, c) in unparsed.learned.prepared.items()}
+        url: c.text for url, (_, c) in unparsed.learned.prepared.items()
+    }
 
 
 def test_a_crawl_without_a_cleaned_html_field_keeps_no_cleaned_html_of_its_sample(tmp_path):
     def prepared(keep: bool) -> dict:
-        learning = SharedLearning(DirectoryStore(tmp_path / str(keep)), LocalCoordinator(), "spider",
-                                  ModelSpec("style_tree"), SAMPLE, 30, keep_cleaned_html=keep)
+        learning = SharedLearning(
+            DirectoryStore(tmp_path / str(keep)),
+            LocalCoordinator(),
+            "spider",
+            ModelSpec("style_tree"),
+            SAMPLE,
+            30,
+            keep_cleaned_html=keep,
+        )
         for page in PAGES[:SAMPLE]:
             learning.offer("shared.example", Page(page.html, page.url))
         return learning.fit("shared.example").learned.prepared

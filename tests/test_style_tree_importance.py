@@ -94,7 +94,9 @@ def test_an_unseen_style_is_kept_as_possibly_meaningful():
     cleaned = model.clean(odd)
     # The paper maps a whole child style node: <body>'s new sequence is unseen, so all of it stays.
     assert "kappa" in cleaned.text and "Home" in cleaned.text
-    assert [d.reason for d in cleaned.decisions] == ["<body> has a child style node the sample never showed: possibly meaningful"]
+    assert [d.reason for d in cleaned.decisions] == [
+        "<body> has a child style node the sample never showed: possibly meaningful"
+    ]
 
 
 def test_save_load_round_trip_cleans_identically(tmp_path):

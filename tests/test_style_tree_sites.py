@@ -26,7 +26,7 @@ def template_left(text: str, truth: SyntheticPage) -> list[str]:
 def test_each_site_loses_its_template_and_keeps_its_articles(site):
     synthetic = make_site(site, 12, seed=7)
     model = create_model("style_tree").fit(pages_of(synthetic[:8]))
-    for page, truth in zip(pages_of(synthetic), synthetic):  # sampled and unseen pages alike
+    for page, truth in zip(pages_of(synthetic), synthetic, strict=False):  # sampled and unseen pages alike
         cleaned = model.clean(page)
         assert score_text(cleaned.text, truth.article_text).r > 0.95
         assert template_left(cleaned.text, truth) == []
@@ -76,7 +76,7 @@ def test_improved_variant_also_drops_what_varies_but_is_not_the_article():
     pages = pages_of(synthetic)
     improved = create_model("style_tree").fit(pages)
     paper = create_model("style_tree", variant="paper").fit(pages)
-    with_comments = [(p, s) for p, s in zip(pages, synthetic) if comments_of(p)]
+    with_comments = [(p, s) for p, s in zip(pages, synthetic, strict=False) if comments_of(p)]
     assert with_comments
     for page, truth in with_comments:
         others = [s.title for s in synthetic if s is not truth]

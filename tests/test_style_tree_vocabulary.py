@@ -1,8 +1,10 @@
 from scrapy_boilerplate.html import parse_html
 from scrapy_boilerplate.models.style_tree_refine import Removal, drop_by_vocabulary
 
-_PAGE = ("<body><div class='sidebar'><div class='share'>share this</div>" + "<p>{}</p>" + "</div>"
-         "<div class='content'><p>{}</p></div><div class='related'><p>{}</p></div></body>")
+_PAGE = (
+    "<body><div class='sidebar'><div class='share'>share this</div>" + "<p>{}</p>" + "</div>"
+    "<div class='content'><p>{}</p></div><div class='related'><p>{}</p></div></body>"
+)
 
 
 def test_drop_by_vocabulary_removes_the_outermost_named_elements_in_document_order():

@@ -16,6 +16,8 @@ def require_learner(crawler: Crawler, component: str) -> BoilerplateLearner:
         raise NotConfigured("BOILERPLATE_ENABLED is False")
     learner = crawler.get_extension(BoilerplateLearner)
     if learner is None:
-        raise ValueError(f"{component} needs the {LEARNER_PATH} extension: add it to EXTENSIONS "
-                         f'or enable the add-on with ADDONS = {{"scrapy_boilerplate.Addon": 500}}')
+        raise ValueError(
+            f"{component} needs the {LEARNER_PATH} extension: add it to EXTENSIONS "
+            f'or enable the add-on with ADDONS = {{"scrapy_boilerplate.Addon": 500}}'
+        )
     return learner

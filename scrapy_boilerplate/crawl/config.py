@@ -34,45 +34,56 @@ class SettingDoc:
 
 SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_ENABLED": SettingDoc(True, "Turn the plugin on or off."),
-    "BOILERPLATE_MODEL": SettingDoc(
-        DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
+    "BOILERPLATE_MODEL": SettingDoc(DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
     "BOILERPLATE_SAMPLE_SIZE": SettingDoc(20, "HTML pages sampled per domain before its model is fitted."),
     "BOILERPLATE_FALLBACK_MODEL": SettingDoc(
-        DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."),
+        DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."
+    ),
     "BOILERPLATE_HTML_FIELD": SettingDoc("html", "Item field holding the page HTML."),
     "BOILERPLATE_URL_FIELD": SettingDoc("url", "Item field holding the page URL (gives the domain)."),
     "BOILERPLATE_TEXT_FIELD": SettingDoc("text", "Item field that receives the main text."),
     "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(
-        None, "Item field that receives the cleaned HTML (unset: not written)."),
+        None, "Item field that receives the cleaned HTML (unset: not written)."
+    ),
     "BOILERPLATE_MODEL_FIELD": SettingDoc(
-        "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."),
+        "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."
+    ),
     "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
     "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(
-        100, "Most domains with a partial sample at once; the oldest then falls back."),
-    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(
-        200, "Most items held at once waiting for their domain's model."),
+        100, "Most domains with a partial sample at once; the oldest then falls back."
+    ),
+    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(200, "Most items held at once waiting for their domain's model."),
     "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(
-        2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."),
+        2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."
+    ),
     "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(
-        60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."),
+        60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."
+    ),
     "BOILERPLATE_QUIET_SECONDS": SettingDoc(
-        1.0, "Seconds the crawl must be quiet (only held items left) before they are released."),
+        1.0, "Seconds the crawl must be quiet (only held items left) before they are released."
+    ),
     "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(
-        True, "Clean items in the reactor thread pool instead of the reactor thread."),
+        True, "Clean items in the reactor thread pool instead of the reactor thread."
+    ),
     "BOILERPLATE_STORE": SettingDoc(
-        None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."),
+        None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."
+    ),
     "BOILERPLATE_STORE_PREFIX": SettingDoc("boilerplate", "Prefix of the store's Redis keys."),
     "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(
-        120.0, "Seconds a worker may hold a domain's fit lock before another takes over."),
+        120.0, "Seconds a worker may hold a domain's fit lock before another takes over."
+    ),
     "BOILERPLATE_STORE_POLL": SettingDoc(
-        1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."),
+        1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."
+    ),
     "BOILERPLATE_DRIFT_ENABLED": SettingDoc(True, "Watch each domain for template changes and re-fit its model."),
     "BOILERPLATE_DRIFT_WINDOW": SettingDoc(20, "Measured pages per domain compared with the fit-time baseline."),
     "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(
-        0.25, "Departure from the baseline (share of page text) that means the template changed."),
+        0.25, "Departure from the baseline (share of page text) that means the template changed."
+    ),
     "BOILERPLATE_DRIFT_EVERY": SettingDoc(4, "Measure one cleaned page in this many for drift."),
     "BOILERPLATE_INLINE_CLEAN_MS": SettingDoc(
-        10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."),
+        10.0, "With cleaning in threads, a model whose cleans average less CPU time than this runs inline."
+    ),
 }
 
 
@@ -117,9 +128,11 @@ class BoilerplateConfig:
         hold_max_bytes = _positive_int(settings, "BOILERPLATE_HOLD_MAX_BYTES")
         slot_size = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", 5_000_000)
         if hold_max_bytes > slot_size * MAX_HOLD_SHARE_OF_SCRAPER_SLOT:
-            raise _fail("BOILERPLATE_HOLD_MAX_BYTES", hold_max_bytes,
-                        f"must be at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot_size}), "
-                        "or held items stall the engine")
+            raise _fail(
+                "BOILERPLATE_HOLD_MAX_BYTES",
+                hold_max_bytes,
+                f"must be at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot_size}), or held items stall the engine",
+            )
         return cls(
             model=_model_spec(settings, "BOILERPLATE_MODEL"),
             sample_size=_positive_int(settings, "BOILERPLATE_SAMPLE_SIZE"),
@@ -229,8 +242,9 @@ def _fallback_spec(settings: BaseSettings) -> ModelSpec:
     try:
         spec.create().fit([])
     except Exception as exc:  # any model error: the fallback must clean without a sample
-        raise _fail("BOILERPLATE_FALLBACK_MODEL", spec.label,
-                    f"must be a single-page model that fits without a sample ({exc})") from exc
+        raise _fail(
+            "BOILERPLATE_FALLBACK_MODEL", spec.label, f"must be a single-page model that fits without a sample ({exc})"
+        ) from exc
     return spec
 
 

@@ -38,8 +38,7 @@ class _Held:
 class HoldQueue:
     """Items waiting per domain; ``hold`` returns a Deferred fired with the release reason."""
 
-    def __init__(self, max_items: int, max_bytes: int, timeout: float,
-                 call_later: Callable[..., Any]) -> None:
+    def __init__(self, max_items: int, max_bytes: int, timeout: float, call_later: Callable[..., Any]) -> None:
         self.max_items = max_items
         self.max_bytes = max_bytes
         self.timeout = timeout

@@ -42,8 +42,9 @@ def item_classes_named_by(spidercls: type) -> list[type]:
     return found
 
 
-def unwritable_item_classes(classes: list[type], html_field: str,
-                            output_fields: tuple[str, ...]) -> dict[type, tuple[str, ...]]:
+def unwritable_item_classes(
+    classes: list[type], html_field: str, output_fields: tuple[str, ...]
+) -> dict[type, tuple[str, ...]]:
     """Of ``classes``, those that declare ``html_field`` (their items are meant to be cleaned) but
     not every output field, with the fields they lack.  A class that others subclass is left out:
     it is most likely a base whose subclasses add the fields (if it is yielded itself, its first

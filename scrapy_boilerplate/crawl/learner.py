@@ -78,8 +78,7 @@ class BoilerplateLearner:
         self.stats = crawler.stats
         self.count = keys.counter(crawler.stats)  # stats.inc_value for the per-page and per-item counts
         self.fallback = fitted_fallback(config)
-        self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout,
-                              self._call_later)
+        self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout, self._call_later)
         self.domains: dict[str, DomainState] = {}
         self._sampling: dict[str, None] = {}  # domains with a partial sample here, oldest first
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
@@ -162,8 +161,13 @@ class BoilerplateLearner:
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             state.sampling_closed = True
             self.count(keys.ERRORS.format(kind=type(exc).__name__))
-            logger.warning("boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
-                           self.config.model.label, domain, exc, self.config.fallback.label)
+            logger.warning(
+                "boilerplate: fitting %s on %s failed (%r); cleaning it with %s",
+                self.config.model.label,
+                domain,
+                exc,
+                self.config.fallback.label,
+            )
             if state.model is None:
                 self.use_fallback(domain, reason="fit failed")
             return
@@ -222,12 +226,23 @@ class BoilerplateLearner:
         if source == FITTED:
             removed = [c.removed_share for _, c in learned.prepared.values()]
             share = sum(removed) / len(removed) if removed else 0.0
-            logger.info("boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text",
-                        "re-fitted" if replaced else "fitted", self.config.model.label, domain, entry.pages,
-                        seconds, 100 * share)
+            logger.info(
+                "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text",
+                "re-fitted" if replaced else "fitted",
+                self.config.model.label,
+                domain,
+                entry.pages,
+                seconds,
+                100 * share,
+            )
         else:
-            logger.info("boilerplate: using the stored %s model of %s (fitted on %d pages by %s)",
-                        entry.model, domain, entry.pages, entry.fitter or "another crawl")
+            logger.info(
+                "boilerplate: using the stored %s model of %s (fitted on %d pages by %s)",
+                entry.model,
+                domain,
+                entry.pages,
+                entry.fitter or "another crawl",
+            )
         self._release(domain, MODEL)
         if state.prepared:
             self._call_later(PREPARED_TTL_SECONDS, state.prepared.clear)
@@ -241,7 +256,8 @@ class BoilerplateLearner:
         elif result.revision is not None:
             state.revision = result.revision
         elif result.state is not None and self.sync.learning.needs_fit(
-                result.state, state.learned.entry if state.learned else None):
+            result.state, state.learned.entry if state.learned else None
+        ):
             self._sample_complete(result.domain, state, start_fit=True)
 
     def reset_shared_samples(self) -> None:
@@ -319,8 +335,13 @@ class BoilerplateLearner:
             return
         state.status = FALLBACK
         self.count(keys.DOMAINS_FALLBACK)
-        logger.info("boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
-                    domain, reason, state.sampled, self.config.fallback.label)
+        logger.info(
+            "boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
+            domain,
+            reason,
+            state.sampled,
+            self.config.fallback.label,
+        )
         self._release(domain, release)
 
     def _release(self, domain: str, reason: str) -> None:

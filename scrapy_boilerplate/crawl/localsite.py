@@ -39,8 +39,13 @@ def serve_directory(root: str | Path, port: int = 0) -> Iterator[str]:
         thread.join()
 
 
-def write_linked_site(root: str | Path, site: str, n_pages: int, seed: int = 0,
-                      paragraphs: Callable[[random.Random, int], list[str]] | None = None) -> list[SyntheticPage]:
+def write_linked_site(
+    root: str | Path,
+    site: str,
+    n_pages: int,
+    seed: int = 0,
+    paragraphs: Callable[[random.Random, int], list[str]] | None = None,
+) -> list[SyntheticPage]:
     """Write a synthetic site whose pages link to each other as ``root/article/N.html``.
 
     Every page is reachable from ``/article/0.html``; ``article/N.txt`` holds the gold article text.

@@ -49,12 +49,22 @@ class ModelSync:
         self.stats = crawler.stats
         self.store = store_from_settings(crawler.settings, crawler.stats)
         self.coordinator = coordinator_for(self.store)
-        monitor = (DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every)
-                   if config.drift_enabled else None)
+        monitor = (
+            DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every)
+            if config.drift_enabled
+            else None
+        )
         spider = getattr(crawler.spidercls, "name", None) or "default"
-        self.learning = SharedLearning(self.store, self.coordinator, spider, config.model, config.sample_size,
-                                       config.fit_lock_ttl, monitor,
-                                       keep_cleaned_html=config.cleaned_html_field is not None)
+        self.learning = SharedLearning(
+            self.store,
+            self.coordinator,
+            spider,
+            config.model,
+            config.sample_size,
+            config.fit_lock_ttl,
+            monitor,
+            keep_cleaned_html=config.cleaned_html_field is not None,
+        )
         self._failed_once = False
         logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
 
@@ -82,10 +92,20 @@ class ModelSync:
             return False
         old = self.learning
         self.store, self.coordinator = MemoryStore(self.stats), LocalCoordinator()
-        self.learning = SharedLearning(self.store, self.coordinator, old.spider, old.spec, old.sample_size,
-                                       old.lock_ttl, old.monitor, old.keep_cleaned_html)
-        logger.warning("boilerplate: continuing without the shared model store: this worker samples and fits "
-                       "on its own, and its models are not kept")
+        self.learning = SharedLearning(
+            self.store,
+            self.coordinator,
+            old.spider,
+            old.spec,
+            old.sample_size,
+            old.lock_ttl,
+            old.monitor,
+            old.keep_cleaned_html,
+        )
+        logger.warning(
+            "boilerplate: continuing without the shared model store: this worker samples and fits "
+            "on its own, and its models are not kept"
+        )
         return True
 
     def failed(self, what: str, exc: Exception) -> None:
@@ -93,8 +113,12 @@ class ModelSync:
         self.stats.inc_value(keys.STORE_ERRORS)
         if not self._failed_once:
             self._failed_once = True
-            logger.warning("boilerplate: model store %s failed to %s (%s); going on without it where needed",
-                           self.store.location, what, exc)
+            logger.warning(
+                "boilerplate: model store %s failed to %s (%s); going on without it where needed",
+                self.store.location,
+                what,
+                exc,
+            )
 
     def load(self, domain: str) -> Learned | None:
         """The stored model of ``domain``, or None (absent, unusable, or the store failed)."""
@@ -121,8 +145,9 @@ class ModelSync:
             state = self.learning.state(domain)
             self.learning.coordinator.finish_sample(self.learning.spider, domain, state.generation)
 
-    def poll(self, waiting: dict[str, StoreEntry | None],
-             ready: dict[str, tuple[object, StoreEntry]]) -> list[PollResult]:
+    def poll(
+        self, waiting: dict[str, StoreEntry | None], ready: dict[str, tuple[object, StoreEntry]]
+    ) -> list[PollResult]:
         """Blocking (run it in a thread).  For each waiting domain: a newer stored model, or else its
         shared sample state.  For ready domains (domain -> (known revision, entry in use)): the
         current revision, and the stored model when it changed to a newer one (another worker's re-fit)."""

@@ -73,11 +73,16 @@ class BoilerplatePipeline:
         """Log an error at start-up for each item class the spider names (see
         :func:`item_classes_named_by`) that holds the HTML field but not the fields written here:
         its items would pass on uncleaned.  The crawl goes on (the spider may never yield it)."""
-        found = unwritable_item_classes(item_classes_named_by(spidercls), self.config.html_field,
-                                        self.config.output_fields)
+        found = unwritable_item_classes(
+            item_classes_named_by(spidercls), self.config.html_field, self.config.output_fields
+        )
         for item_class, missing in found.items():
-            self._report_undeclared(item_class, missing, f"{spidercls.__name__} names it and it has the "
-                                    f"{self.config.html_field!r} field, so its items would pass on uncleaned.")
+            self._report_undeclared(
+                item_class,
+                missing,
+                f"{spidercls.__name__} names it and it has the "
+                f"{self.config.html_field!r} field, so its items would pass on uncleaned.",
+            )
 
     async def process_item(self, item: Any, spider: Any = None) -> Any:
         """Clean ``item`` in place and return it; anything unusable passes on untouched."""
@@ -141,7 +146,9 @@ class BoilerplatePipeline:
     async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
         """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
         try:
-            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, html, url, learned)
+            cleaned, unseen = await self.cleaner.run(
+                learned.model, clean_and_measure, learned.model, html, url, learned
+            )
         except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
             return await self._clean(learned.model, html, url)
         self.learner.observe(domain, learned, cleaned.removed_share, unseen)
@@ -178,6 +185,11 @@ class BoilerplatePipeline:
         if item_class in self._reported_classes:
             return
         self._reported_classes.add(item_class)
-        logger.error("boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
-                     "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
-                     "BOILERPLATE_MODEL_FIELD. %s", item_class.__name__, ", ".join(missing), consequence)
+        logger.error(
+            "boilerplate: %s does not declare the field(s) %s that the pipeline writes; "
+            "declare them or change BOILERPLATE_TEXT_FIELD / BOILERPLATE_CLEANED_HTML_FIELD / "
+            "BOILERPLATE_MODEL_FIELD. %s",
+            item_class.__name__,
+            ", ".join(missing),
+            consequence,
+        )

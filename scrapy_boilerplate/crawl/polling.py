@@ -53,12 +53,18 @@ class SharedStorePoller:
             return
         self._ticks += 1
         domains = self.learner.domains
-        waiting = {d: (s.learned.entry if s.learned else None) for d, s in domains.items()
-                   if not s.fitting and (s.resampling or s.model is None)}
+        waiting = {
+            d: (s.learned.entry if s.learned else None)
+            for d, s in domains.items()
+            if not s.fitting and (s.resampling or s.model is None)
+        }
         ready = {}
         if self._ticks % READY_POLL_EVERY == 0:
-            ready = {d: (s.revision, s.learned.entry) for d, s in domains.items()
-                     if s.status == READY and not s.resampling and not s.fitting and s.learned is not None}
+            ready = {
+                d: (s.revision, s.learned.entry)
+                for d, s in domains.items()
+                if s.status == READY and not s.resampling and not s.fitting and s.learned is not None
+            }
         if not waiting and not ready:
             return
         self._busy = True

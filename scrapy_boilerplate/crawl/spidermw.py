@@ -44,8 +44,9 @@ class BoilerplateSpiderMiddleware:
                 self.learner.mark_opt_out(output)
             yield output
 
-    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
-                                          spider: Any = None) -> AsyncIterator[Any]:
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any], spider: Any = None
+    ) -> AsyncIterator[Any]:
         """Async callbacks (every callback's output, in Scrapy 2.13+)."""
         if not _opted_out(response):  # the usual case: pass everything on, checking nothing per output
             async for output in result:

@@ -36,10 +36,29 @@ DRIFT_DETECTED = "boilerplate/drift/detected"
 
 # Every documented key pattern (the docs test compares this with docs/README).
 ALL_KEYS: tuple[str, ...] = (
-    SAMPLE_PAGES, SAMPLE_SKIPPED, MODELS_FITTED, FIT_SECONDS, DOMAINS_FALLBACK, DOMAINS_EVICTED, ITEMS_CLEANED,
-    ITEMS_FALLBACK, ITEMS_HELD, ITEMS_RELEASED, ITEMS_HOLD_FULL, ITEMS_SKIPPED, CHARS_TOTAL,
-    CHARS_REMOVED, REMOVED_SHARE, ERRORS, STORE_LOADED, STORE_SAVED, STORE_CORRUPT, STORE_ERRORS,
-    MODELS_SHARED, MODELS_REFITTED, DRIFT_DETECTED,
+    SAMPLE_PAGES,
+    SAMPLE_SKIPPED,
+    MODELS_FITTED,
+    FIT_SECONDS,
+    DOMAINS_FALLBACK,
+    DOMAINS_EVICTED,
+    ITEMS_CLEANED,
+    ITEMS_FALLBACK,
+    ITEMS_HELD,
+    ITEMS_RELEASED,
+    ITEMS_HOLD_FULL,
+    ITEMS_SKIPPED,
+    CHARS_TOTAL,
+    CHARS_REMOVED,
+    REMOVED_SHARE,
+    ERRORS,
+    STORE_LOADED,
+    STORE_SAVED,
+    STORE_CORRUPT,
+    STORE_ERRORS,
+    MODELS_SHARED,
+    MODELS_REFITTED,
+    DRIFT_DETECTED,
 )
 
 
@@ -54,9 +73,11 @@ def counter(stats: Any) -> Callable[..., None]:
     """
     cls = type(stats)
     read = object.__getattribute__
-    if (getattr(cls, "inc_value", None) is not StatsCollector.inc_value
-            or cls.__getattribute__ is not StatsCollector.__getattribute__
-            or not isinstance(getattr(stats, "_stats", None), dict)):
+    if (
+        getattr(cls, "inc_value", None) is not StatsCollector.inc_value
+        or cls.__getattribute__ is not StatsCollector.__getattribute__
+        or not isinstance(getattr(stats, "_stats", None), dict)
+    ):
         return stats.inc_value
 
     def inc_value(key: str, count: Any = 1) -> None:

@@ -55,7 +55,9 @@ def _write_prediction(pred_dir: Path | None, site: Site, page: Path, text: str) 
     target.write_text(text, encoding="utf-8")
 
 
-def _row(label: str, scored: list[tuple[Site, Score]], fit_s: list[float], clean_s: list[float], failures: int) -> BenchRow:
+def _row(
+    label: str, scored: list[tuple[Site, Score]], fit_s: list[float], clean_s: list[float], failures: int
+) -> BenchRow:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return BenchRow(
         label,
@@ -77,8 +79,9 @@ def _progress(label: str, sites: list[Site], show: bool) -> Progress:
     return Progress(f"bench {label}", len(sites), sum(len(site.pages) for site in sites), show)
 
 
-def run_model(data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None,
-              show_progress: bool = False) -> BenchRow:
+def run_model(
+    data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None, show_progress: bool = False
+) -> BenchRow:
     """Fit and clean every site with ``spec`` and score the pages that have gold."""
     scored, fit_s, clean_s, failures = [], [], [], 0
     sites = find_sites(data_dir)
@@ -141,16 +144,18 @@ def _from_dict(data: dict) -> BenchRow:
     return BenchRow(**data)
 
 
-def run_isolated(kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None,
-                 show_progress: bool = False) -> BenchRow:
+def run_isolated(
+    kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None, show_progress: bool = False
+) -> BenchRow:
     """Run one model or peer in a fresh child process and return its row.
 
     With ``show_progress`` the child draws its progress on the (shared) standard error.
     """
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
-        data = pool.apply(_child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None,
-                                   show_progress))
+        data = pool.apply(
+            _child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None, show_progress)
+        )
     return _from_dict(data)
 
 
@@ -160,26 +165,59 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 
 def format_table(rows: list[BenchRow]) -> str:
     """A fixed-width table, one row per model or peer."""
-    header = ("model", "pages", "P", "R", "F1", "site pages", "site P", "site R", "site F1",
-              "fit ms/site", "clean ms/page", "peak MB", "failed")
+    header = (
+        "model",
+        "pages",
+        "P",
+        "R",
+        "F1",
+        "site pages",
+        "site P",
+        "site R",
+        "site F1",
+        "fit ms/site",
+        "clean ms/page",
+        "peak MB",
+        "failed",
+    )
     lines = [header]
     for r in rows:
-        lines.append((r.label, str(r.all.n), _fmt(r.all.p), _fmt(r.all.r), _fmt(r.all.f1), str(r.site_level.n),
-                      _fmt(r.site_level.p), _fmt(r.site_level.r), _fmt(r.site_level.f1),
-                      _fmt(r.fit_ms_median, 1), _fmt(r.clean_ms_median, 2), _fmt(r.peak_rss_mb, 0), str(r.failures)))
+        lines.append(
+            (
+                r.label,
+                str(r.all.n),
+                _fmt(r.all.p),
+                _fmt(r.all.r),
+                _fmt(r.all.f1),
+                str(r.site_level.n),
+                _fmt(r.site_level.p),
+                _fmt(r.site_level.r),
+                _fmt(r.site_level.f1),
+                _fmt(r.fit_ms_median, 1),
+                _fmt(r.clean_ms_median, 2),
+                _fmt(r.peak_rss_mb, 0),
+                str(r.failures),
+            )
+        )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join(
-        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths)))
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=False))
+        )
         for line in lines
     )
 
 
 def format_markdown(rows: list[BenchRow]) -> str:
     """The same table as Markdown, for the README."""
-    out = ["| model | pages | P | R | F1 | site-level pages | P | R | F1 | fit ms/site | clean ms/page | peak MB |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = [
+        "| model | pages | P | R | F1 | site-level pages | P | R | F1 | fit ms/site | clean ms/page | peak MB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        out.append(f"| {r.label} | {r.all.n} | {_fmt(r.all.p)} | {_fmt(r.all.r)} | {_fmt(r.all.f1)} | {r.site_level.n} "
-                   f"| {_fmt(r.site_level.p)} | {_fmt(r.site_level.r)} | {_fmt(r.site_level.f1)} "
-                   f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} |")
+        out.append(
+            f"| {r.label} | {r.all.n} | {_fmt(r.all.p)} | {_fmt(r.all.r)} | {_fmt(r.all.f1)} | {r.site_level.n} "
+            f"| {_fmt(r.site_level.p)} | {_fmt(r.site_level.r)} | {_fmt(r.site_level.f1)} "
+            f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} |"
+        )
     return "\n".join(out) + "\n"

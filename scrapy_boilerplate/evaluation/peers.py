@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
 from scrapy_boilerplate.html import parse_html, to_text
 
 Extractor = Callable[[str], str]

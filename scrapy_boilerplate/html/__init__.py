@@ -1,6 +1,6 @@
 """The one HTML layer every model uses: decode, parse, drop non-content, walk, blocks, text."""
 
-from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, iter_blocks, is_block
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, is_block, iter_blocks
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS, drop_non_content, remove_keeping_tail
 from scrapy_boilerplate.html.decode import decode_html, looks_binary
 from scrapy_boilerplate.html.parse import ParsedHtml, parse_html

@@ -12,9 +12,55 @@ from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, n
 from scrapy_boilerplate.html.walk import iter_nodes
 
 BLOCK_TAGS: frozenset[str] = frozenset(
-    "address article aside blockquote body caption center dd details dialog dir div dl dt "
-    "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr li "
-    "main menu nav noframes ol p pre section summary table tbody td tfoot th thead tr ul".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "noframes",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    ]
 )
 # Tags whose presence inside a block makes its text need the full line-breaking walk of to_text.
 _LAYOUT_TAGS: tuple[str, ...] = tuple(sorted(PARAGRAPH_TAGS | LINE_TAGS | CELL_TAGS | NON_CONTENT_TAGS))
@@ -74,7 +120,9 @@ def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
     if not _may_have_own_text(element, tags):
         return ""
     parts: list[str] = [element.text or ""]
-    for node in iter_nodes(element, prune=lambda n: n is not element and (is_block(n, tags) or not isinstance(n.tag, str))):
+    for node in iter_nodes(
+        element, prune=lambda n: n is not element and (is_block(n, tags) or not isinstance(n.tag, str))
+    ):
         if node is element:
             continue
         if isinstance(node.tag, str) and not is_block(node, tags) and node.text:
@@ -104,7 +152,9 @@ def _has_own_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Co
     return inline and bool(_own_inline_text(element, tags))
 
 
-def _shown_text(element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]) -> bool | None:
+def _shown_text(
+    element: lxml.etree._Element, tags: frozenset[str], blocks: Collection[lxml.etree._Element]
+) -> bool | None:
     """Whether a block (of a tag that is not non-content) has block text, when its own text or its
     first child tells; None when they do not (measure it then).
 
@@ -165,9 +215,13 @@ class BlockWalk:
     those whose text needs the full :func:`to_text` walk.
     """
 
-    def __init__(self, root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS,
-                 blocks: list[lxml.etree._Element] | None = None,
-                 block_set: Collection[lxml.etree._Element] | None = None) -> None:
+    def __init__(
+        self,
+        root: lxml.etree._Element,
+        tags: frozenset[str] = BLOCK_TAGS,
+        blocks: list[lxml.etree._Element] | None = None,
+        block_set: Collection[lxml.etree._Element] | None = None,
+    ) -> None:
         """``blocks`` may pass the elements of ``root`` with a tag in ``tags``, in document order,
         when the caller has found them already, and ``block_set`` the same elements as a
         collection with a fast ``in`` (a set, a dict's keys)."""
@@ -231,8 +285,10 @@ class BlockWalk:
         """``len`` of the block text of every one of :meth:`elements`, in order (0 for a non-leaf
         block with no text of its own): what :func:`block_lengths` gives, with the empty ones."""
         tags, contains, needs_layout = self.tags, self.contains, self.needs_layout
-        return [len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
-                for el in self.blocks]
+        return [
+            len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
+            for el in self.blocks
+        ]
 
     def shows_text(self, element: lxml.etree._Element) -> bool | None:
         """``length(element) > 0`` when the element's own text or its first child's tells, without
@@ -257,8 +313,9 @@ class BlockWalk:
                     yield el, own, False
 
 
-def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
-                tags: frozenset[str] = BLOCK_TAGS) -> Iterator[Block]:
+def iter_blocks(
+    root: lxml.etree._Element, include_mixed: bool = True, tags: frozenset[str] = BLOCK_TAGS
+) -> Iterator[Block]:
     """Yield the blocks under ``root`` in document order.
 
     Leaf blocks are block elements with no block descendant.  With ``include_mixed``, a block
@@ -270,7 +327,9 @@ def iter_blocks(root: lxml.etree._Element, include_mixed: bool = True,
         yield Block(el, text, leaf)
 
 
-def block_lengths(root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS) -> Iterator[tuple[lxml.etree._Element, int]]:
+def block_lengths(
+    root: lxml.etree._Element, tags: frozenset[str] = BLOCK_TAGS
+) -> Iterator[tuple[lxml.etree._Element, int]]:
     """``(block.element, len(block.text))`` of every block :func:`iter_blocks` yields (mixed blocks
     included), without building :class:`Block` objects or keeping their texts: for callers that
     weigh blocks by their text length only (the drift fingerprint)."""

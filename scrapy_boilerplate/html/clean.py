@@ -6,7 +6,6 @@ from collections.abc import Iterable
 
 import lxml.etree
 
-
 NON_CONTENT_TAGS: frozenset[str] = frozenset({"script", "style", "noscript", "template"})
 
 
@@ -37,5 +36,6 @@ def drop_non_content(root: lxml.etree._Element, tags: Iterable[str] = NON_CONTEN
         return
     # with_tail=False unlinks the node alone: its tail text stays after the previous sibling's
     # tail (or the parent's text), and lxml reads adjacent text nodes as one string
-    lxml.etree.strip_elements(root, lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity,
-                              *wanted, with_tail=False)
+    lxml.etree.strip_elements(
+        root, lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity, *wanted, with_tail=False
+    )

@@ -13,7 +13,7 @@ import lxml.etree
 
 Element = lxml.etree._Element
 VOID_TAGS: frozenset[str] = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
 )
 
 
@@ -31,8 +31,12 @@ class Lengths:
         return self.text - self.link_text
 
 
-def measure(root: Element, text_length: Callable[[str], int] = len, skip: Collection[Element] = (),
-            attributes: dict[Element, list[tuple[str, str]]] | None = None) -> dict[Element, Lengths]:
+def measure(
+    root: Element,
+    text_length: Callable[[str], int] = len,
+    skip: Collection[Element] = (),
+    attributes: dict[Element, list[tuple[str, str]]] | None = None,
+) -> dict[Element, Lengths]:
     """Lengths of every element under ``root``, children first (in document order).
 
     ``text_length`` maps a text node to its length; pass a whitespace-collapsing one to ignore

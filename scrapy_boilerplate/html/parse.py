@@ -67,7 +67,7 @@ def parse_html(text: str) -> ParsedHtml:
         text = text.replace("\x00", "")
     declaration = _XML_DECLARATION.match(text)  # anchored: no copy or scan of the whole page
     if declaration:
-        text = text[declaration.end():]
+        text = text[declaration.end() :]
     parser = _parser()
     if not text or text.isspace():  # blank: isspace stops at the first visible character
         return ParsedHtml(lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=parser))

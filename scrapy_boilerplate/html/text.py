@@ -11,11 +11,43 @@ import lxml.etree
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
 
 PARAGRAPH_TAGS: frozenset[str] = frozenset(
-    "address article aside blockquote body center details dialog div dl fieldset figcaption "
-    "figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr main nav ol p pre section summary "
-    "table ul".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "details",
+        "dialog",
+        "div",
+        "dl",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "ul",
+    ]
 )
-LINE_TAGS: frozenset[str] = frozenset("br caption dd dt legend li option tr".split())
+LINE_TAGS: frozenset[str] = frozenset(["br", "caption", "dd", "dt", "legend", "li", "option", "tr"])
 CELL_TAGS: frozenset[str] = frozenset({"td", "th"})
 
 _LINE = 1
@@ -37,9 +69,17 @@ def normalize_space(text: str) -> str:
     """
     if "  " not in text and text[:1] != " " and text[-1:] != " ":
         if text.isascii():
-            if ("\n" not in text and "\t" not in text and "\r" not in text and "\x0b" not in text
-                    and "\x0c" not in text and "\x1c" not in text and "\x1d" not in text and "\x1e" not in text
-                    and "\x1f" not in text):
+            if (
+                "\n" not in text
+                and "\t" not in text
+                and "\r" not in text
+                and "\x0b" not in text
+                and "\x0c" not in text
+                and "\x1c" not in text
+                and "\x1d" not in text
+                and "\x1e" not in text
+                and "\x1f" not in text
+            ):
                 return text
         elif text.isprintable():
             return text
@@ -100,7 +140,6 @@ def to_text(root: lxml.etree._Element) -> str:
     _walk_pieces(root, line.append, brk)
     brk(0)
     return "".join(out)
-
 
 
 def spaced_text(root: lxml.etree._Element) -> str:
@@ -192,8 +231,10 @@ def _stylesheet() -> bytes:
     with the whole document (where a broken page can have more top-level elements), any other
     element as the only one of a stand-in document.
     """
+
     def names(tags: frozenset[str]) -> str:
         return "|".join(sorted(tags))
+
     line, paragraph = f"&#x{ord(_LINE_MARK):X};", f"&#x{ord(_PARAGRAPH_MARK):X};"
     return f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="text" encoding="UTF-8"/>

@@ -21,14 +21,25 @@ class InspectError(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``inspect`` options (the model and sample-size options are added by the CLI)."""
-    parser.add_argument("--from-crawl", metavar="URL", default=None,
-                        help="report on URL with the model a crawl stored for its site (needs --store)")
-    parser.add_argument("--store", type=Path, default=None, metavar="DIR",
-                        help="model store of the crawl: DIR/<spider>/<domain>.json")
-    parser.add_argument("--spider", default=None, metavar="NAME", help="the spider whose stored model to use (default: the only one)")
+    parser.add_argument(
+        "--from-crawl",
+        metavar="URL",
+        default=None,
+        help="report on URL with the model a crawl stored for its site (needs --store)",
+    )
+    parser.add_argument(
+        "--store", type=Path, default=None, metavar="DIR", help="model store of the crawl: DIR/<spider>/<domain>.json"
+    )
+    parser.add_argument(
+        "--spider", default=None, metavar="NAME", help="the spider whose stored model to use (default: the only one)"
+    )
     parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML report to write")
-    parser.add_argument("paths", nargs="*", metavar="SITE_DIR PAGE",
-                        help="the saved site and one of its pages; with --from-crawl, an optional saved copy of URL")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="SITE_DIR PAGE",
+        help="the saved site and one of its pages; with --from-crawl, an optional saved copy of URL",
+    )
 
 
 def site_of(site_dir: Path) -> Site:
@@ -63,7 +74,11 @@ def _from_site(args: argparse.Namespace) -> tuple[Page, CleanedPage, SiteSummary
     else:
         page = _load(page_path, None)
         cleaned = outcome.fitted.clean(page)
-    label = args.model.label if outcome.fit_error is None else f"{outcome.model} (fallback: {args.model.label} failed to fit)"
+    label = (
+        args.model.label
+        if outcome.fit_error is None
+        else f"{outcome.model} (fallback: {args.model.label} failed to fit)"
+    )
     return page, cleaned, summarize_site(label, outcome.sample_pages, cleaned_pages), str(page_path)
 
 
@@ -108,6 +123,8 @@ def run_inspect(args: argparse.Namespace) -> int:
         return 2
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(build_report(page, cleaned, summary, label), encoding="utf-8")
-    print(f"inspect: wrote {args.output} ({summary.model}: {cleaned.removed_share:.0%} of the page removed, "
-          f"{len(cleaned.decisions)} decisions)")
+    print(
+        f"inspect: wrote {args.output} ({summary.model}: {cleaned.removed_share:.0%} of the page removed, "
+        f"{len(cleaned.decisions)} decisions)"
+    )
     return 0

@@ -153,7 +153,7 @@ class _CharRanges:
             previous = cut
         lead = len(text) - len(text.lstrip())
         segments[0] = (text[:lead] + segments[0][0], segments[0][1])
-        segments[-1] = (segments[-1][0] + text[lead + len(core):], segments[-1][1])
+        segments[-1] = (segments[-1][0] + text[lead + len(core) :], segments[-1][1])
         return segments
 
 
@@ -203,4 +203,3 @@ def walk(page: Page, cleaned: CleanedPage, root: Element | None = None) -> Itera
         yield from pieces(node.text, current, node.sourceline, False)
         stack.append((node, True, owner))
         stack.extend((child, False, current) for child in reversed(node))
-

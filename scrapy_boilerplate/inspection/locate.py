@@ -31,7 +31,7 @@ class DecodedSource:
         decoded = copied_from = 0
         for match in _DECODED_RE.finditer(source):
             self._mark(decoded, copied_from)
-            parts.append(source[copied_from:match.start()])
+            parts.append(source[copied_from : match.start()])
             decoded += match.start() - copied_from
             raw = match.group()
             replacement = "\n" if raw[0] == "\r" else html.unescape(raw)

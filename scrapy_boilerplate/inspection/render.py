@@ -18,16 +18,75 @@ from scrapy_boilerplate.page import Page
 
 # Tags written as themselves (without attributes): structure and inline emphasis only.
 SAFE_TAGS: frozenset[str] = frozenset(
-    "p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre blockquote "
-    "b i em strong code small sub sup u s br hr".split()
+    [
+        "p",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "ul",
+        "ol",
+        "li",
+        "dl",
+        "dt",
+        "dd",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "td",
+        "th",
+        "caption",
+        "pre",
+        "blockquote",
+        "b",
+        "i",
+        "em",
+        "strong",
+        "code",
+        "small",
+        "sub",
+        "sup",
+        "u",
+        "s",
+        "br",
+        "hr",
+    ]
 )
 VOID_TAGS: frozenset[str] = frozenset({"br", "hr"})
 # Tags whose subtree is not shown: media, frames, forms' controls, vector graphics.
 HIDDEN_TAGS: frozenset[str] = frozenset(
-    "head svg math iframe frame frameset object embed video audio canvas map select textarea "
-    "input button option datalist picture source track img".split()
+    [
+        "head",
+        "svg",
+        "math",
+        "iframe",
+        "frame",
+        "frameset",
+        "object",
+        "embed",
+        "video",
+        "audio",
+        "canvas",
+        "map",
+        "select",
+        "textarea",
+        "input",
+        "button",
+        "option",
+        "datalist",
+        "picture",
+        "source",
+        "track",
+        "img",
+    ]
 )
-MEDIA_TAGS: frozenset[str] = frozenset({"img", "iframe", "video", "audio", "object", "embed", "svg", "canvas", "picture"})
+MEDIA_TAGS: frozenset[str] = frozenset(
+    {"img", "iframe", "video", "audio", "object", "embed", "svg", "canvas", "picture"}
+)
 
 
 def _label(kept: bool) -> str:

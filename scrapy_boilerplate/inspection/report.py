@@ -63,16 +63,20 @@ def _regions_table(summary: SiteSummary) -> str:
         f"<td>{r.chars // max(r.pages, 1)}</td><td>{_e(r.example)}</td><td>{_e(r.reason)}</td></tr>"
         for r in summary.largest_removed
     )
-    return ('<table class="regions"><tr><th>region</th><th>removed on pages</th><th>chars per page</th>'
-            f"<th>text</th><th>reason (one page)</th></tr>{rows}</table>")
+    return (
+        '<table class="regions"><tr><th>region</th><th>removed on pages</th><th>chars per page</th>'
+        f"<th>text</th><th>reason (one page)</th></tr>{rows}</table>"
+    )
 
 
 def _mismatch(missing_chars: int) -> str:
     if not missing_chars:
         return ""
-    return ("<dt>kept but not in the output</dt>"
-            f'<dd><span class="kp miss">{missing_chars} characters</span> that a decision keeps are missing '
-            "from the model's cleaned text</dd>")
+    return (
+        "<dt>kept but not in the output</dt>"
+        f'<dd><span class="kp miss">{missing_chars} characters</span> that a decision keeps are missing '
+        "from the model's cleaned text</dd>"
+    )
 
 
 def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary, missing_chars: int) -> str:
@@ -82,8 +86,11 @@ def _header(page_label: str, cleaned: CleanedPage, summary: SiteSummary, missing
         sampled = f"{summary.sample_pages} (recorded with the stored model)"
     else:
         sampled = f"{summary.sample_pages} of the site's {summary.site_pages} pages"
-    average = (f"{_percent(summary.mean_removed_share)} over {summary.site_pages} pages"
-               if summary.mean_removed_share is not None else "-")
+    average = (
+        f"{_percent(summary.mean_removed_share)} over {summary.site_pages} pages"
+        if summary.mean_removed_share is not None
+        else "-"
+    )
     return (
         f'<header class="summary"><h1>What <code>{_e(summary.model)}</code> removed from {_e(page_label)}</h1>'
         f"<dl><dt>model</dt><dd>{_e(summary.model)}</dd><dt>pages sampled</dt><dd>{_e(sampled)}</dd>"
@@ -107,7 +114,9 @@ def _panel(page: Page, cleaned: CleanedPage) -> str:
             head += " (not found in this page)"
         else:
             head = f'<a href="#d{index}">{head}</a>'
-        items.append(f'<li value="{index}">{head}<br><code>{_e(decision.path)}</code><div>{_e(decision.reason)}</div></li>')
+        items.append(
+            f'<li value="{index}">{head}<br><code>{_e(decision.path)}</code><div>{_e(decision.reason)}</div></li>'
+        )
     body = "".join(items) or "<li>The model reported no decision; every verdict is inferred.</li>"
     return f'<aside class="panel"><h2>Decisions ({len(cleaned.decisions)})</h2><ol start="0">{body}</ol></aside>'
 

@@ -62,7 +62,9 @@ def stored_model_path(store: str | Path, url: str, spider: str | None = None) ->
         found = [folder / name for folder in spiders if (folder / name).is_file()]
         if len(found) > 1:
             names = ", ".join(path.parent.name for path in found)
-            raise StoredModelNotFound(f"models for {key} were stored by several spiders ({names}); choose one with --spider")
+            raise StoredModelNotFound(
+                f"models for {key} were stored by several spiders ({names}); choose one with --spider"
+            )
         if found:
             return found[0]
     where = str(store / spider) if spider else f"any spider folder of {store}"

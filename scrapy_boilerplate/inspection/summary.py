@@ -65,8 +65,10 @@ def largest_removed(pages: Sequence[tuple[Page, CleanedPage]], top: int = TOP_RE
             group[0] += key not in seen
             group[1] += len(text)
             seen.add(key)
-    regions = [RemovedRegion(key, n, chars, example[:EXAMPLE_CHARS], reason)
-               for key, (n, chars, example, reason) in groups.items()]
+    regions = [
+        RemovedRegion(key, n, chars, example[:EXAMPLE_CHARS], reason)
+        for key, (n, chars, example, reason) in groups.items()
+    ]
     regions.sort(key=lambda region: (-region.chars, region.key))
     return tuple(regions[:top])
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import html as html_lib
 import zlib
-from functools import partial
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import lxml.html
 import numpy as np
 
-from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
@@ -78,18 +78,19 @@ def _kept_html(kept: Sequence[Block]) -> str:
     return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
 
 
-def assemble(page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdict], model: str,
-             score: float | None = None) -> CleanedPage:
+def assemble(
+    page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdict], model: str, score: float | None = None
+) -> CleanedPage:
     """The cleaned page made of the kept blocks, with one decision per block; ``score`` defaults
     to the share of blocks kept."""
     getpath = element_path_finder(page.tree)
-    kept = [block for block, verdict in zip(blocks, verdicts) if verdict.kept]
+    kept = [block for block, verdict in zip(blocks, verdicts, strict=False) if verdict.kept]
     text = BLOCK_SEPARATOR.join(block.text for block in kept)
     total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
     html = partial(_kept_html, kept)  # serialised when read
     decisions = tuple(
         Decision(getpath(block.element), verdict.kept, len(block.text), verdict.reason)
-        for block, verdict in zip(blocks, verdicts)
+        for block, verdict in zip(blocks, verdicts, strict=False)
     )
     if score is None:
         score = len(kept) / len(blocks) if blocks else 0.0

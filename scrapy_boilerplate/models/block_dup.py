@@ -21,8 +21,8 @@ import numpy as np
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.block_common import BlockVerdict, assemble, check_array, stable_keys, text_blocks
-from scrapy_boilerplate.models.block_repairs import repair
 from scrapy_boilerplate.models.block_index import BlockIndex, BlockVectors, Match, block_vectors
+from scrapy_boilerplate.models.block_repairs import repair
 from scrapy_boilerplate.models.near_duplicates import NearDuplicates
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
@@ -35,10 +35,12 @@ VARIANTS = ("paper", "improved")
 def duplicate_verdicts(match: Match, index: BlockIndex, threshold: float) -> list[BlockVerdict]:
     """The paper's rule: a block with a neighbour above ``threshold`` on another page is removed."""
     verdicts = []
-    for cosine, block in zip(match.cosine.tolist(), match.block.tolist()):
+    for cosine, block in zip(match.cosine.tolist(), match.block.tolist(), strict=False):
         if block >= 0 and cosine > threshold:
             page, number = int(index.block_page[block]), int(index.block_number[block])
-            verdicts.append(BlockVerdict(False, f"duplicate of page {page} block {number}, cosine {cosine:.2f} > {threshold:g}"))
+            verdicts.append(
+                BlockVerdict(False, f"duplicate of page {page} block {number}, cosine {cosine:.2f} > {threshold:g}")
+            )
         else:
             verdicts.append(BlockVerdict(True, f"unique: best cosine {cosine:.2f} <= {threshold:g}"))
     return verdicts

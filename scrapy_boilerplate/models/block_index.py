@@ -43,8 +43,9 @@ def _mix(values: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
-def vector_signatures(tag_rows: np.ndarray, owner: np.ndarray, keys: np.ndarray, weight: np.ndarray,
-                      norm: np.ndarray) -> np.ndarray:
+def vector_signatures(
+    tag_rows: np.ndarray, owner: np.ndarray, keys: np.ndarray, weight: np.ndarray, norm: np.ndarray
+) -> np.ndarray:
     """One 64-bit value per block that is equal for blocks with equal vectors (tags, features, norm)."""
     signature = _mix(np.ascontiguousarray(norm, dtype=np.float64).view(np.uint64))
     rows, columns = np.nonzero(tag_rows)
@@ -90,8 +91,15 @@ class BlockVectors:
         renumber = np.full(len(self), -1, dtype=np.int64)
         renumber[rows] = np.arange(len(rows))
         kept = renumber[self.owner] >= 0
-        return BlockVectors([self.tags[i] for i in rows.tolist()], self.keys[kept], renumber[self.owner[kept]],
-                            self.weight[kept], self.norm[rows], self.line_keys, self.line_chars)
+        return BlockVectors(
+            [self.tags[i] for i in rows.tolist()],
+            self.keys[kept],
+            renumber[self.owner[kept]],
+            self.weight[kept],
+            self.norm[rows],
+            self.line_keys,
+            self.line_chars,
+        )
 
 
 def _features(block: Block) -> tuple[dict[str, int], dict[str, int]]:
@@ -132,9 +140,15 @@ def block_vectors(blocks: Sequence[Block]) -> BlockVectors:
         for name in texts:
             if name[0] == "l":
                 lines[name] = len(name) - 2
-    return BlockVectors(tag_list, stable_keys(names), np.array(owners, dtype=np.int64),
-                        np.array(weights, dtype=np.float64), np.array(norms, dtype=np.float64),
-                        stable_keys(lines), np.array(list(lines.values()), dtype=np.int64))
+    return BlockVectors(
+        tag_list,
+        stable_keys(names),
+        np.array(owners, dtype=np.int64),
+        np.array(weights, dtype=np.float64),
+        np.array(norms, dtype=np.float64),
+        stable_keys(lines),
+        np.array(list(lines.values()), dtype=np.int64),
+    )
 
 
 @dataclass
@@ -148,9 +162,17 @@ class Match:
 class BlockIndex:
     """All sample blocks of one site, ready for cosine queries."""
 
-    def __init__(self, tag_vocab: list[str], tag_matrix: np.ndarray, inv_norm: np.ndarray,
-                 post_keys: np.ndarray, post_block: np.ndarray, post_weight: np.ndarray,
-                 block_page: np.ndarray, block_number: np.ndarray) -> None:
+    def __init__(
+        self,
+        tag_vocab: list[str],
+        tag_matrix: np.ndarray,
+        inv_norm: np.ndarray,
+        post_keys: np.ndarray,
+        post_block: np.ndarray,
+        post_weight: np.ndarray,
+        block_page: np.ndarray,
+        block_number: np.ndarray,
+    ) -> None:
         self.tag_vocab = tag_vocab
         self._tag_column = {tag: i for i, tag in enumerate(tag_vocab)}
         self.tag_matrix, self.inv_norm = tag_matrix, inv_norm
@@ -161,8 +183,9 @@ class BlockIndex:
     def _prepare_search(self) -> None:
         """Search structures over the first block of each identical-vector group of each page."""
         n = len(self.inv_norm)
-        signature = vector_signatures(self.tag_matrix, self.post_block.astype(np.int64), self.post_keys,
-                                      self.post_weight, self.inv_norm)
+        signature = vector_signatures(
+            self.tag_matrix, self.post_block.astype(np.int64), self.post_keys, self.post_weight, self.inv_norm
+        )
         representative = np.zeros(n, dtype=bool)
         representative[first_of_each(signature, self.block_page)[0]] = True
         kept = representative[self.post_block]
@@ -205,15 +228,32 @@ class BlockIndex:
                 row += 1
         offsets = np.cumsum([0] + [len(page) for page in pages])[:-1]
         keys = np.concatenate([p.keys for p in pages]) if pages else np.zeros(0, np.uint64)
-        owner = np.concatenate([p.owner + o for p, o in zip(pages, offsets)]) if pages else np.zeros(0, np.int64)
+        owner = (
+            np.concatenate([p.owner + o for p, o in zip(pages, offsets, strict=False)])
+            if pages
+            else np.zeros(0, np.int64)
+        )
         weight = np.concatenate([p.weight for p in pages]) if pages else np.zeros(0)
         order = np.argsort(keys, kind="stable")
         norms = np.concatenate([p.norm for p in pages]) if pages else np.zeros(0)
-        block_page = np.concatenate([np.full(len(p), i, np.int32) for i, p in enumerate(pages)]) if pages else np.zeros(0, np.int32)
-        block_number = np.concatenate([np.arange(len(p), dtype=np.int32) for p in pages]) if pages else np.zeros(0, np.int32)
-        return cls(vocab, tag_matrix, np.where(norms > 0, 1.0 / np.maximum(norms, 1e-12), 0.0),
-                   keys[order], owner[order].astype(np.int32), weight[order].astype(np.float32),
-                   block_page, block_number)
+        block_page = (
+            np.concatenate([np.full(len(p), i, np.int32) for i, p in enumerate(pages)])
+            if pages
+            else np.zeros(0, np.int32)
+        )
+        block_number = (
+            np.concatenate([np.arange(len(p), dtype=np.int32) for p in pages]) if pages else np.zeros(0, np.int32)
+        )
+        return cls(
+            vocab,
+            tag_matrix,
+            np.where(norms > 0, 1.0 / np.maximum(norms, 1e-12), 0.0),
+            keys[order],
+            owner[order].astype(np.int32),
+            weight[order].astype(np.float32),
+            block_page,
+            block_number,
+        )
 
     def __len__(self) -> int:
         return len(self.inv_norm)
@@ -241,7 +281,7 @@ class BlockIndex:
         text_dot = np.repeat(np.where(frequent, 0.0, query.weight), counts) * self._weights[positions]
         # Blocks sharing no text can still pass when both are mostly tags (cos <= share_q * share_b):
         # score those few rows against the few tag-heavy sample blocks densely, keep what passes.
-        q_share = np.sqrt((q_tags ** 2).sum(axis=1)) / np.maximum(query.norm, 1e-12)
+        q_share = np.sqrt((q_tags**2).sum(axis=1)) / np.maximum(query.norm, 1e-12)
         first = np.searchsorted(self._sorted_share, threshold / np.maximum(q_share, 1e-12), side="right")
         heavy = np.flatnonzero(first < len(self._sorted_share))
         tag_pairs = np.zeros(0, dtype=np.int64)
@@ -264,15 +304,17 @@ class BlockIndex:
             return Match(np.zeros(len(query), dtype=np.float64), np.full(len(query), -1, dtype=np.int64))
         q_tags = self._query_tags(query)
         distinct, position = first_of_each(
-            vector_signatures(q_tags, query.owner, query.keys, query.weight, query.norm), q_page)
+            vector_signatures(q_tags, query.owner, query.keys, query.weight, query.norm), q_page
+        )
         if len(distinct) == len(query):
             return self._best_of_distinct(query, q_tags, q_page, excluded, threshold)
         # score each repeated block once
         match = self._best_of_distinct(query.subset(distinct), q_tags[distinct], q_page[distinct], excluded, threshold)
         return Match(match.cosine[position], match.block[position])
 
-    def _best_of_distinct(self, query: BlockVectors, q_tags: np.ndarray, q_page: np.ndarray, excluded: np.ndarray,
-                          threshold: float) -> Match:
+    def _best_of_distinct(
+        self, query: BlockVectors, q_tags: np.ndarray, q_page: np.ndarray, excluded: np.ndarray, threshold: float
+    ) -> Match:
         """:meth:`best_matches` for query blocks that are all different vectors."""
         best = np.zeros(len(query), dtype=np.float64)
         best_block = np.full(len(query), -1, dtype=np.int64)
@@ -291,8 +333,9 @@ class BlockIndex:
         best_block[rows[first]] = blocks[first]
         return Match(best, best_block)
 
-    def _tag_pairs(self, q_tags: np.ndarray, q_norm: np.ndarray, heavy: np.ndarray, first: int,
-                   threshold: float) -> np.ndarray:
+    def _tag_pairs(
+        self, q_tags: np.ndarray, q_norm: np.ndarray, heavy: np.ndarray, first: int, threshold: float
+    ) -> np.ndarray:
         """Pair keys of ``heavy`` query rows and sample blocks whose tags alone pass ``threshold``;
         rows with equal tags and norm are scored once, in chunks of bounded memory."""
         n = len(self)
@@ -303,8 +346,10 @@ class BlockIndex:
         passing_rows, passing_cols = [], []
         step = max(1, _DENSE_CELLS // len(columns))
         for chunk in range(0, len(rows_of), step):
-            part = rows_of[chunk:chunk + step]
-            tag_cos = (q_tags[part] @ tags_t) * self.inv_norm[columns][None, :] / np.maximum(q_norm[part], 1e-12)[:, None]
+            part = rows_of[chunk : chunk + step]
+            tag_cos = (
+                (q_tags[part] @ tags_t) * self.inv_norm[columns][None, :] / np.maximum(q_norm[part], 1e-12)[:, None]
+            )
             rows, cols = np.nonzero(tag_cos > threshold)
             passing_rows.append(rows + chunk)
             passing_cols.append(columns[cols])
@@ -314,13 +359,20 @@ class BlockIndex:
         count = per_distinct[position]
         return np.repeat(heavy.astype(np.int64), count) * n + d_cols[expand_ranges(starts[position], count)]
 
-    def _capped_counts(self, query: BlockVectors, q_tags: np.ndarray, frequent: np.ndarray,
-                       lo: np.ndarray, counts: np.ndarray, threshold: float) -> np.ndarray:
+    def _capped_counts(
+        self,
+        query: BlockVectors,
+        q_tags: np.ndarray,
+        frequent: np.ndarray,
+        lo: np.ndarray,
+        counts: np.ndarray,
+        threshold: float,
+    ) -> np.ndarray:
         """Posting counts with each frequent feature cut to the blocks its query block could match
         through tags and frequent features alone (cosine <= the product of both blocks' shares of
         them), the most dominated first, within a pair budget (exact while it is not reached)."""
         key_weight = np.where(frequent, query.weight, 0.0).astype(np.float64)
-        common = (q_tags ** 2).sum(axis=1) + np.bincount(query.owner, weights=key_weight ** 2, minlength=len(query))
+        common = (q_tags**2).sum(axis=1) + np.bincount(query.owner, weights=key_weight**2, minlength=len(query))
         q_share = np.sqrt(common) / np.maximum(query.norm, 1e-12)
         bound = threshold / np.maximum(q_share[query.owner], 1e-12) * (1 - 1e-9)
         entries = np.flatnonzero(frequent)
@@ -328,12 +380,13 @@ class BlockIndex:
         counts = counts.copy()
         for start in sorted_unique(lo[entries]).tolist():  # one search per distinct frequent feature
             same = entries[lo[entries] == start]
-            shares = -self._common_share[self._blocks[start:start + counts[same[0]]]]
+            shares = -self._common_share[self._blocks[start : start + counts[same[0]]]]
             counts[same] = np.minimum(np.searchsorted(shares, -bound[same], side="right"), cap)
         return counts
 
-    def _frequent_products(self, query: BlockVectors, frequent: np.ndarray,
-                           pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _frequent_products(
+        self, query: BlockVectors, frequent: np.ndarray, pairs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(pair keys, products) of every frequent feature of each pair's query block that its
         sample block has too."""
         n = len(self)
@@ -351,9 +404,15 @@ class BlockIndex:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The numeric state, for saving."""
-        return {"tag_matrix": self.tag_matrix, "inv_norm": self.inv_norm, "post_keys": self.post_keys,
-                "post_block": self.post_block, "post_weight": self.post_weight,
-                "block_page": self.block_page, "block_number": self.block_number}
+        return {
+            "tag_matrix": self.tag_matrix,
+            "inv_norm": self.inv_norm,
+            "post_keys": self.post_keys,
+            "post_block": self.post_block,
+            "post_weight": self.post_weight,
+            "block_page": self.block_page,
+            "block_number": self.block_number,
+        }
 
     @classmethod
     def from_arrays(cls, tag_vocab: list[str], arrays: dict[str, np.ndarray]) -> BlockIndex:
@@ -366,8 +425,12 @@ class BlockIndex:
         n = len(inv_norm)
         if tag_matrix.shape != (n, len(tag_vocab)) or len(block_page) != n or len(block_number) != n:
             raise ModelFormatError("block index arrays disagree in length")
-        if not (len(keys) == len(post_block) == len(post_weight)) or bool(np.any(keys[1:] < keys[:-1])) \
-                or (len(post_block) and (post_block.min() < 0 or post_block.max() >= n)):
+        if (
+            not (len(keys) == len(post_block) == len(post_weight))
+            or bool(np.any(keys[1:] < keys[:-1]))
+            or (len(post_block) and (post_block.min() < 0 or post_block.max() >= n))
+        ):
             raise ModelFormatError("block index postings are malformed")
-        return cls(tag_vocab, tag_matrix, inv_norm, keys.astype(np.uint64), post_block, post_weight,
-                   block_page, block_number)
+        return cls(
+            tag_vocab, tag_matrix, inv_norm, keys.astype(np.uint64), post_block, post_weight, block_page, block_number
+        )

@@ -30,10 +30,12 @@ def link_density(block: Block) -> float:
 def drop_link_lists(blocks: list[Block], verdicts: list[BlockVerdict]) -> list[BlockVerdict]:
     """Remove kept blocks whose text is mostly links."""
     out = []
-    for block, verdict in zip(blocks, verdicts):
+    for block, verdict in zip(blocks, verdicts, strict=False):
         density = link_density(block) if verdict.kept else 0.0
         if density >= LINK_DENSITY_LIMIT:
-            verdict = BlockVerdict(False, f"{verdict.reason}; but links {density:.2f} >= {LINK_DENSITY_LIMIT:g} of its text")
+            verdict = BlockVerdict(
+                False, f"{verdict.reason}; but links {density:.2f} >= {LINK_DENSITY_LIMIT:g} of its text"
+            )
         out.append(verdict)
     return out
 
@@ -42,7 +44,7 @@ def best_run(lengths: list[int], kept: list[bool], penalty: float = GAP_PENALTY)
     """``[start, end)`` of the run of blocks maximising kept minus ``penalty`` times removed characters."""
     best, best_span = 0.0, (0, 0)
     current, start = 0.0, 0
-    for i, (length, keep) in enumerate(zip(lengths, kept)):
+    for i, (length, keep) in enumerate(zip(lengths, kept, strict=False)):
         value = length if keep else -penalty * length
         if current <= 0:
             current, start = value, i
@@ -57,7 +59,9 @@ def keep_main_run(blocks: list[Block], verdicts: list[BlockVerdict]) -> list[Blo
     """Remove kept blocks outside the best contiguous run of kept blocks."""
     start, end = best_run([len(b.text) for b in blocks], [v.kept for v in verdicts])
     return [
-        v if not v.kept or start <= i < end else replace(v, kept=False, reason=f"{v.reason}; but outside the main run of kept blocks")
+        v
+        if not v.kept or start <= i < end
+        else replace(v, kept=False, reason=f"{v.reason}; but outside the main run of kept blocks")
         for i, v in enumerate(verdicts)
     ]
 

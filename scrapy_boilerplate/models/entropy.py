@@ -28,7 +28,14 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.block_common import PARTITIONS, BlockVerdict, assemble, block_terms, check_array, text_blocks
+from scrapy_boilerplate.models.block_common import (
+    PARTITIONS,
+    BlockVerdict,
+    assemble,
+    block_terms,
+    check_array,
+    text_blocks,
+)
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
@@ -42,7 +49,7 @@ def word_pairs(terms: list[str]) -> list[str]:
     built from common words still differs from the template."""
     if len(terms) < 2:
         return terms
-    return [f"{a} {b}" for a, b in zip(terms, terms[1:])]
+    return [f"{a} {b}" for a, b in zip(terms, terms[1:], strict=False)]
 
 
 def feature_entropies(page_terms: Sequence[Counter[str]]) -> dict[str, float]:
@@ -135,11 +142,15 @@ class EntropyModel(SiteModel):
 
     def _fit(self, pages: list[Page]) -> None:
         split = [self._blocks(page) for page in pages]
-        self._entropies = feature_entropies([Counter(t for terms in page_terms for t in terms) for _, page_terms in split])
+        self._entropies = feature_entropies(
+            [Counter(t for terms in page_terms for t in terms) for _, page_terms in split]
+        )
         if self.threshold is not None or self.variant == "improved":
             self._threshold = IMPROVED_THRESHOLD if self.threshold is None else self.threshold
             return
-        scored = [(block_entropy(terms, self._entropies), frozenset(terms)) for _, page_terms in split for terms in page_terms]
+        scored = [
+            (block_entropy(terms, self._entropies), frozenset(terms)) for _, page_terms in split for terms in page_terms
+        ]
         self._threshold = greedy_threshold(scored)
 
     def verdicts(self, blocks: list[Block], terms: list[list[str]]) -> list[BlockVerdict]:
@@ -177,5 +188,5 @@ class EntropyModel(SiteModel):
         values = check_array(arrays, "entropy", "f")
         if len(values) != len(terms) or np.any((values < 0) | (values > 1)):
             raise ModelFormatError("entropy values disagree with the terms or leave [0, 1]")
-        self._entropies = dict(zip(terms, values.tolist()))
+        self._entropies = dict(zip(terms, values.tolist(), strict=False))
         self._threshold = float(threshold)

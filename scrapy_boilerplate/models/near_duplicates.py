@@ -23,8 +23,15 @@ NEAR_DUPLICATE_SHARE = 0.5  # shared rare characters over the larger page's rare
 class NearDuplicates:
     """Document frequencies of the sample's lines and each sample page's rare lines."""
 
-    def __init__(self, line_keys: np.ndarray, line_pages: np.ndarray, rare_keys: np.ndarray,
-                 rare_page: np.ndarray, rare_chars: np.ndarray, n_pages: int) -> None:
+    def __init__(
+        self,
+        line_keys: np.ndarray,
+        line_pages: np.ndarray,
+        rare_keys: np.ndarray,
+        rare_page: np.ndarray,
+        rare_chars: np.ndarray,
+        n_pages: int,
+    ) -> None:
         self.line_keys, self.line_pages = line_keys, line_pages
         self.rare_keys, self.rare_page, self.rare_chars = rare_keys, rare_page, rare_chars
         self.n_pages = n_pages
@@ -42,10 +49,14 @@ class NearDuplicates:
             rare_page.append(np.full(int(rare.sum()), number, np.int32))
             rare_chars.append(chars[rare])
         empty_u, empty_i = np.zeros(0, np.uint64), np.zeros(0, np.int64)
-        return cls(line_keys, line_pages.astype(np.int32),
-                   np.concatenate(rare_keys) if pages else empty_u,
-                   np.concatenate(rare_page) if pages else empty_i.astype(np.int32),
-                   np.concatenate(rare_chars) if pages else empty_i, len(pages))
+        return cls(
+            line_keys,
+            line_pages.astype(np.int32),
+            np.concatenate(rare_keys) if pages else empty_u,
+            np.concatenate(rare_page) if pages else empty_i.astype(np.int32),
+            np.concatenate(rare_chars) if pages else empty_i,
+            len(pages),
+        )
 
     @staticmethod
     def _rare(line_keys: np.ndarray, line_pages: np.ndarray, keys: np.ndarray, n_pages: int) -> np.ndarray:
@@ -66,8 +77,13 @@ class NearDuplicates:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The numeric state, for saving."""
-        return {"line_keys": self.line_keys, "line_pages": self.line_pages, "rare_keys": self.rare_keys,
-                "rare_page": self.rare_page, "rare_chars": self.rare_chars}
+        return {
+            "line_keys": self.line_keys,
+            "line_pages": self.line_pages,
+            "rare_keys": self.rare_keys,
+            "rare_page": self.rare_page,
+            "rare_chars": self.rare_chars,
+        }
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], n_pages: int) -> NearDuplicates:

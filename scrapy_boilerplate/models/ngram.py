@@ -69,8 +69,9 @@ class NGramModel(SiteModel):
 
     name = "ngram"
 
-    def __init__(self, variant: str = "improved", delimiters: bool = False,
-                 min_range_share: float | None = None) -> None:
+    def __init__(
+        self, variant: str = "improved", delimiters: bool = False, min_range_share: float | None = None
+    ) -> None:
         super().__init__()
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -127,8 +128,7 @@ class NGramModel(SiteModel):
         body = body_of(tree)  # keep_text may have removed an empty body
         text = body_text(body)
         reasons = (self._reason(False), self._reason(True))
-        decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone])
-                          for s, e, gone in removed.ranges())
+        decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone]) for s, e, gone in removed.ranges())
         kept_share = 1.0 - removed.removed / removed.length if removed.length else 1.0
         html = partial(lxml.html.tostring, body, encoding="unicode")  # serialised when read
         return CleanedPage(text, html, self.name, total, min(len(text), total), kept_share, decisions)
@@ -140,7 +140,9 @@ class NGramModel(SiteModel):
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         if set(state) != {"cut"} or set(arrays) != {"useless"}:
-            raise ModelFormatError(f"ngram state needs 'cut' and array 'useless', got {sorted(state)}, {sorted(arrays)}")
+            raise ModelFormatError(
+                f"ngram state needs 'cut' and array 'useless', got {sorted(state)}, {sorted(arrays)}"
+            )
         cut, useless = state["cut"], arrays["useless"]
         if useless.dtype != np.uint64 or useless.ndim != 1 or np.any(useless[1:] <= useless[:-1]):
             raise ModelFormatError("ngram 'useless' must be a strictly increasing 1-D uint64 array")

@@ -71,7 +71,7 @@ def _build(texts: Sequence[str], codes_of: Callable[[str], np.ndarray]) -> Corpu
     lookup[alphabet[1:]] = np.arange(1, len(alphabet), dtype=dtype)
     starts = np.cumsum(lengths + 1) - lengths  # a separator before each document
     ids = np.zeros(int(lengths.sum() + len(texts) + 1), dtype=dtype)
-    for text, start, length in zip(texts, starts, lengths):
+    for text, start, length in zip(texts, starts, lengths, strict=False):
         ids[start : start + length] = lookup[codes_of(text)]
     return Corpus(ids, alphabet, starts, lengths)
 

@@ -57,8 +57,9 @@ def _by_symbol(ids: np.ndarray, symbols: int) -> tuple[np.ndarray, np.ndarray]:
         chunk_counts[SEP] = 0
         order = order[len(order) - int(chunk_counts.sum()) :]  # SEP sorts first
         present = np.flatnonzero(chunk_counts)
-        slots = np.repeat(filled[present] - (np.cumsum(chunk_counts[present]) - chunk_counts[present]),
-                          chunk_counts[present])
+        slots = np.repeat(
+            filled[present] - (np.cumsum(chunk_counts[present]) - chunk_counts[present]), chunk_counts[present]
+        )
         slots += np.arange(len(order))
         pos[slots] = order + start
         filled += chunk_counts
@@ -146,7 +147,7 @@ class NGramCounter:
         starts, sizes = starts[chosen], self._sizes[chosen]
         offsets = np.cumsum(sizes) - sizes  # of each group among the slots to sort
         cuts = np.unique(np.append(np.searchsorted(offsets, np.arange(0, int(sizes.sum()), _CHUNK)), len(sizes)))
-        for begin, end in zip(cuts[:-1], cuts[1:]):
+        for begin, end in zip(cuts[:-1], cuts[1:], strict=False):
             slots = _slots(starts[begin:end], sizes[begin:end])
             sub_pos, sub_next = self._pos[slots], nxt[slots]
             group = np.repeat(np.arange(end - begin, dtype=np.int64), sizes[begin:end])

@@ -171,8 +171,9 @@ def _sparse_useless(count: int, useless_at: Callable[[np.ndarray | None], np.nda
     return first
 
 
-def covered_runs(codes: np.ndarray, n: int, useless: np.ndarray | HashIndex,
-                 delimiters: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def covered_runs(
+    codes: np.ndarray, n: int, useless: np.ndarray | HashIndex, delimiters: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """The maximal runs under occurrences of useless n-grams, as sorted (starts, ends) int64
     arrays of positions in ``codes`` (runs never touch); ``useless`` is the sorted hash array or a
     :class:`HashIndex` of it (kept across pages)."""

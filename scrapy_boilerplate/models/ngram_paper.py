@@ -84,7 +84,7 @@ def range_string(x: str, useless: set[str] | frozenset[str]) -> str:
 
 def boundaries(r: str) -> int:
     """Number of boundaries between different values on a range string."""
-    return sum(1 for left, right in zip(r, r[1:]) if left != right)
+    return sum(1 for left, right in zip(r, r[1:], strict=False) if left != right)
 
 
 def alternation(docs: Sequence[str], ranked: Sequence[tuple[str, int]], a: int) -> int:
@@ -129,8 +129,8 @@ def range_scores(r: str, correct: str) -> RangeScores:
     """Accuracy [c^r]_0/|r| (agreeing positions), recall [c&r]_1/[c]_1, precision [c&r]_1/[r]_1."""
     if len(r) != len(correct):
         raise ValueError(f"range string and correct string differ in length: {len(r)} != {len(correct)}")
-    agree = sum(1 for x, y in zip(r, correct) if x == y)
-    both = sum(1 for x, y in zip(r, correct) if x == y == "1")
+    agree = sum(1 for x, y in zip(r, correct, strict=False) if x == y)
+    both = sum(1 for x, y in zip(r, correct, strict=False) if x == y == "1")
     ones_c, ones_r = correct.count("1"), r.count("1")
     return RangeScores(
         accuracy=agree / len(r) if r else 1.0,

@@ -32,8 +32,9 @@ def page_ngrams(codes: np.ndarray, n: int, delimiters: bool) -> np.ndarray:
     return sorted_unique(hashes)
 
 
-def shared_cut(pages: Sequence[np.ndarray], n: int = IMPROVED_N, min_pages: int = MIN_PAGES,
-               delimiters: bool = False) -> tuple[CutPoint, np.ndarray]:
+def shared_cut(
+    pages: Sequence[np.ndarray], n: int = IMPROVED_N, min_pages: int = MIN_PAGES, delimiters: bool = False
+) -> tuple[CutPoint, np.ndarray]:
     """The cut point and the sorted hashes of n-grams found on at least ``min_pages`` pages."""
     per_page = [page_ngrams(codes, n, delimiters) for codes in pages]
     if not per_page:
@@ -43,6 +44,7 @@ def shared_cut(pages: Sequence[np.ndarray], n: int = IMPROVED_N, min_pages: int 
     useless = hashes[pages_with >= min_pages]
     share = round(100 * len(useless) / len(hashes)) if len(hashes) else 0
     index = HashIndex(useless)
-    alternation = sum(int(np.count_nonzero(np.diff(covered(codes, n, index, delimiters).view(np.int8))))
-                      for codes in pages)
+    alternation = sum(
+        int(np.count_nonzero(np.diff(covered(codes, n, index, delimiters).view(np.int8)))) for codes in pages
+    )
     return CutPoint(n, share, alternation), useless

@@ -75,7 +75,7 @@ class RemovedRanges:
         """Maximal runs of the source as (start, end, removed), covering it in order."""
         out: list[tuple[int, int, bool]] = []
         done = 0
-        for start, end in zip(self.starts.tolist(), self.ends.tolist()):
+        for start, end in zip(self.starts.tolist(), self.ends.tolist(), strict=False):
             if start > done:
                 out.append((done, start, False))
             out.append((start, end, True))
@@ -323,8 +323,11 @@ def locate(html: str, texts: list[str], words: Words) -> Spans:
     piece = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64, count=3 * len(pieces)).reshape(-1, 3)
     joined_start = words.start + words.offsets[text_of]
     piece_word = np.searchsorted(joined_start, piece[:, 0], side="right") - 1
-    return Spans(np.concatenate([verbatim, piece_word]), np.concatenate([base + words.start[verbatim], piece[:, 1]]),
-                 np.concatenate([base + words.end[verbatim], piece[:, 2]]))
+    return Spans(
+        np.concatenate([verbatim, piece_word]),
+        np.concatenate([base + words.start[verbatim], piece[:, 1]]),
+        np.concatenate([base + words.end[verbatim], piece[:, 2]]),
+    )
 
 
 def removed_words(words: Words, spans: Spans, removed: RemovedRanges, min_range_share: float) -> np.ndarray:
@@ -333,8 +336,9 @@ def removed_words(words: Words, spans: Spans, removed: RemovedRanges, min_range_
     count = len(words.start)
     wid, starts, ends = spans.word, spans.start, spans.end
     total = np.bincount(wid, weights=ends - starts, minlength=count)
-    gone_chars = np.bincount(wid, weights=removed.removed_before(ends) - removed.removed_before(starts),
-                             minlength=count)
+    gone_chars = np.bincount(
+        wid, weights=removed.removed_before(ends) - removed.removed_before(starts), minlength=count
+    )
     located = np.where(total > 0, np.arange(count), -1)
     np.maximum.accumulate(located, out=located)
     gone = np.where(located >= 0, (2 * gone_chars >= total)[np.maximum(located, 0)], False)
@@ -345,8 +349,7 @@ def removed_words(words: Words, spans: Spans, removed: RemovedRanges, min_range_
     word_range = np.full(count, -1, dtype=np.int64)
     word_range[unique_words] = np.searchsorted(changes, starts[first_span], side="right")
     counted = ~gone & (word_range >= 0)
-    weights = np.bincount(word_range[counted], weights=(words.end - words.start)[counted],
-                          minlength=len(changes) + 1)
+    weights = np.bincount(word_range[counted], weights=(words.end - words.start)[counted], minlength=len(changes) + 1)
     poor = weights < min_range_share * weights.max()
     return gone | ((word_range >= 0) & poor[np.maximum(word_range, 0)])
 
@@ -365,11 +368,11 @@ def _rewrite(nodes: TextNodes, words: Words, gone: np.ndarray) -> np.ndarray:
     starts, ends, gone_list = words.start.tolist(), words.end.tolist(), gone.tolist()
     lows, highs = lows.tolist(), highs.tolist()
     owners, is_tail, texts = nodes.owners, nodes.is_tail, nodes.texts
-    for k, everything in zip(edited.tolist(), whole):
+    for k, everything in zip(edited.tolist(), whole, strict=False):
         new = None
         if not everything:
             text, lo, hi = texts[k], lows[k], highs[k]
-            kept = [text[s:e] for s, e, g in zip(starts[lo:hi], ends[lo:hi], gone_list[lo:hi]) if not g]
+            kept = [text[s:e] for s, e, g in zip(starts[lo:hi], ends[lo:hi], gone_list[lo:hi], strict=False) if not g]
             joined = (" " if text[:1].isspace() else "") + " ".join(kept) + (" " if text[-1:].isspace() else "")
             new = _CONTROL_RE.sub("", joined) or None
         if is_tail[k]:

@@ -18,17 +18,32 @@ from functools import partial
 import lxml.etree
 import lxml.html
 
-from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import body_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
 # Step 1 of the paper: tags that are never main text (comments are already gone).
 PAPER_REMOVED_TAGS: frozenset[str] = frozenset(
-    "script noscript style embed label form input iframe head meta link object aside channel".split()
+    [
+        "script",
+        "noscript",
+        "style",
+        "embed",
+        "label",
+        "form",
+        "input",
+        "iframe",
+        "head",
+        "meta",
+        "link",
+        "object",
+        "aside",
+        "channel",
+    ]
 )
 PAPER_DROPPED_ATTRIBUTES: tuple[str, ...] = ("id", "class", "style")
 ARTICLE_THRESHOLD = 0.5  # the paper's cut: P >= 0.5 means the page holds an article

@@ -55,8 +55,9 @@ def explain(result: PValueResult, region: Element, chars: int, refinement: Refin
         decisions.append(Decision(getpath(sibling), False, lengths.text, reason))
     if refinement is not None:
         for link_list in refinement.dropped:
-            reason = (f"link list inside the main region: link density {link_list.link_density:.2f} "
-                      f"> {LINK_DENSITY_LIMIT}")
+            reason = (
+                f"link list inside the main region: link density {link_list.link_density:.2f} > {LINK_DENSITY_LIMIT}"
+            )
             decisions.append(Decision(link_list.path, False, link_list.chars, reason))
     for stripped in result.stripped:
         reason = f"<{stripped.tag}> is never main text (step 1 of the paper)"

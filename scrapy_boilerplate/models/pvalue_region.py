@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import lxml.etree
 
-from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
+from scrapy_boilerplate.html.walk import element_path_finder
 
 Element = lxml.etree._Element
 
@@ -27,8 +27,9 @@ LINK_DENSITY_LIMIT = 0.5
 LINK_BLOCK_MAX_CHARS = 200
 
 
-def widen_to_siblings(main: Element, root: Element, lengths: dict[Element, Lengths] | None = None,
-                      share: float = SIBLING_TEXT_SHARE) -> Element:
+def widen_to_siblings(
+    main: Element, root: Element, lengths: dict[Element, Lengths] | None = None, share: float = SIBLING_TEXT_SHARE
+) -> Element:
     """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
 
     ``lengths`` (whitespace-collapsed, as :func:`measure` gives them) saves a pass when the caller has them;

@@ -22,9 +22,19 @@ if TYPE_CHECKING:
 FORMAT = "scrapy-boilerplate/model"
 _ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
 # dtype -> the stdlib array typecode with that item size on this platform
-_TYPECODES = {dtype: code for dtype, code in (("<i4", "i"), ("<i8", "q"), ("<u4", "I"), ("<u8", "Q"),
-                                              ("<f4", "f"), ("<f8", "d"), ("|u1", "B"))
-              if pyarray.array(code).itemsize == int(dtype[2:])}
+_TYPECODES = {
+    dtype: code
+    for dtype, code in (
+        ("<i4", "i"),
+        ("<i8", "q"),
+        ("<u4", "I"),
+        ("<u8", "Q"),
+        ("<f4", "f"),
+        ("<f8", "d"),
+        ("|u1", "B"),
+    )
+    if pyarray.array(code).itemsize == int(dtype[2:])
+}
 _DTYPES = {code: dtype for dtype, code in _TYPECODES.items()}
 
 

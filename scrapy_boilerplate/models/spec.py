@@ -43,7 +43,9 @@ class ModelSpec:
     @property
     def label(self) -> str:
         """How the spec is shown in tables and logs."""
-        return ":".join([self.name, *(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in self.params.items())])
+        return ":".join(
+            [self.name, *(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in self.params.items())]
+        )
 
     def create(self) -> SiteModel:
         """A new unfitted model; bad parameters raise ``ValueError`` naming the model."""

@@ -125,9 +125,9 @@ def _leaf_content(el: Element) -> tuple[str, list[Element]]:
 def _shifted(words: list[str], n: int) -> Iterable[tuple[str, ...]]:
     """Runs of ``n`` consecutive words, as tuples."""
     if n == 3:  # the improved variant's shingle: three slices cost less than a list of them unpacked
-        return zip(words, words[1:], words[2:])
+        return zip(words, words[1:], words[2:], strict=False)
     # (a list of the shifted slices: star-unpacking a generator costs more than the joins)
-    return zip(*[words[i:] for i in range(n)])
+    return zip(*[words[i:] for i in range(n)], strict=False)
 
 
 def text_features(text: str, shingle: int = 1) -> dict[str, int]:
@@ -231,7 +231,9 @@ class ElementNode:
     def signature(self) -> frozenset[str]:
         """Content features of the first page's subtree (computed on demand, for merging)."""
         if self._signature is None:
-            self._signature = frozenset(content_features(self.first, self.shingle)) if self.first is not None else frozenset()
+            self._signature = (
+                frozenset(content_features(self.first, self.shingle)) if self.first is not None else frozenset()
+            )
         return self._signature
 
     def children(self) -> list[ElementNode]:
@@ -306,7 +308,7 @@ class SiteStyleTree:
                 node.add_features(page_index, features(el))
                 continue
             style = self._style_for(node, children)
-            stack.extend(zip(style.elements, children))
+            stack.extend(zip(style.elements, children, strict=False))
 
     def add_pages(self, bodies: Iterable[Element]) -> SiteStyleTree:
         """Merge several pages and return ``self``."""
@@ -326,7 +328,7 @@ class SiteStyleTree:
                     existing.setdefault(candidate.key, []).append(candidate)
             elements: list[ElementNode] = []
             taken: set[int] = set()
-            for key, child in zip(keys, children):
+            for key, child in zip(keys, children, strict=False):
                 element = self._new_element(existing.get(key, ()), key, child, taken)
                 taken.add(id(element))
                 elements.append(element)

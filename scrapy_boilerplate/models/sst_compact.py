@@ -58,6 +58,7 @@ def _occurrences(keys: tuple[str, ...]) -> list[tuple[str, int]]:
 
 def simplify(root: ElementNode, infos: dict[int, NodeInfo], aligned: bool) -> CompactNode:
     """The simplified SST of ``root`` (iterative, so very deep pages are fine)."""
+
     def make(node: ElementNode) -> CompactNode:
         info = infos[id(node)]
         return CompactNode(node.key, _status(info), info.comp_imp, local_noise=info.local_noise)
@@ -73,7 +74,7 @@ def simplify(root: ElementNode, infos: dict[int, NodeInfo], aligned: bool) -> Co
         if aligned:
             slots: dict[tuple[str, int], ElementNode] = {}
             for keys, style in styles:
-                for slot, child in zip(_occurrences(keys), style.elements):
+                for slot, child in zip(_occurrences(keys), style.elements, strict=False):
                     slots.setdefault(slot, child)
             ordered = list(slots.values())
         else:
@@ -137,8 +138,10 @@ def from_state(state: dict[str, Any], arrays: dict[str, Any]) -> CompactNode:
     _check(all(name in arrays for name in ("parent", "key", "status", "comp_imp")), "missing arrays")
     parent, key, status, imp = arrays["parent"], arrays["key"], arrays["status"], arrays["comp_imp"]
     n = len(parent)
-    _check(n > 0 and all(len(a) == n and getattr(a, "ndim", 1) == 1 for a in (parent, key, status, imp)),
-           "array shapes differ")
+    _check(
+        n > 0 and all(len(a) == n and getattr(a, "ndim", 1) == 1 for a in (parent, key, status, imp)),
+        "array shapes differ",
+    )
     keys = state.get("keys")
     _check(isinstance(keys, list) and all(isinstance(k, str) for k in keys), "bad key table")
     _check(all(0 <= k < len(keys) for k in key) and all(0 <= s <= MIXED for s in status), "index out of range")

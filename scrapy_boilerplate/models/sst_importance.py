@@ -89,27 +89,33 @@ def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) ->
     pages = [page for page, _ in recorded]
     if pages != sorted(set(pages)):  # a page recorded twice, or out of order (not from a build)
         features = node.features
-        return _importance(len(features), node.leaf_pages, entropies,
-                           lambda of: of.spread_total(features.values(), node.leaf_pages))
+        return _importance(
+            len(features), node.leaf_pages, entropies, lambda of: of.spread_total(features.values(), node.leaf_pages)
+        )
     per_page = [features for _, features in recorded]
     m = len(per_page)
     first = per_page[0] if per_page else {}
     if per_page.count(first) == m:  # a template's leaf: the same features on every page
         # Every feature is on all m pages with its one count: the entropies of the general case.
-        return _importance(len(first), m, entropies,
-                           lambda of: sum([of((count,) * m, m) for count in first.values()]))
+        return _importance(len(first), m, entropies, lambda of: sum([of((count,) * m, m) for count in first.values()]))
     spread: dict[str, int] = {}  # feature -> pages that have it, in first-seen order
     for features in per_page:
         _count_elements(spread, features)
     # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
     # no bit of the total (most features of prose are such), and it still counts in the mean.
-    return _importance(len(spread), m, entropies,
-                       lambda of: sum([of(tuple([features[f] for features in per_page if f in features]), m)
-                                       for f, n in spread.items() if n > 1]))
+    return _importance(
+        len(spread),
+        m,
+        entropies,
+        lambda of: sum(
+            [of(tuple([features[f] for features in per_page if f in features]), m) for f, n in spread.items() if n > 1]
+        ),
+    )
 
 
-def _importance(features: int, m: int, entropies: EntropyCache | None,
-                total_of: Callable[[EntropyCache], float]) -> float | None:
+def _importance(
+    features: int, m: int, entropies: EntropyCache | None, total_of: Callable[[EntropyCache], float]
+) -> float | None:
     """1 - ``total_of(cache)`` / ``features``: the mean entropy of a leaf's ``features`` content
     features over its ``m`` pages; None without features, 1 on a single page."""
     if not features:
@@ -135,8 +141,9 @@ def post_order(root: ElementNode) -> Iterator[ElementNode]:
         stack.extend((child, False) for child in reversed(node.children()) if id(child) not in seen)
 
 
-def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuation: float,
-                         entropies: EntropyCache | None = None) -> NodeInfo:
+def composite_importance(
+    node: ElementNode, infos: dict[int, NodeInfo], attenuation: float, entropies: EntropyCache | None = None
+) -> NodeInfo:
     """CompImp of ``node`` from its children's (already computed) infos."""
     leaf_imp = leaf_importance(node, entropies)
     node_imp = node_importance(node)
@@ -147,15 +154,12 @@ def composite_importance(node: ElementNode, infos: dict[int, NodeInfo], attenuat
     m = max(node.pages, 1)
     weighted = 0.0
     for style in styles:
-        if style.elements:
-            style_imp = sum(infos[id(c)].comp_imp for c in style.elements) / len(style.elements)
-        else:
-            style_imp = 0.0
+        style_imp = sum(infos[id(c)].comp_imp for c in style.elements) / len(style.elements) if style.elements else 0.0
         weighted += style.pages / m * style_imp
     if node.leaf_pages:
         weighted += node.leaf_pages / m * (leaf_imp or 0.0)
-    l = len(styles) + (1 if node.leaf_pages else 0)
-    g_l = attenuation**l
+    n_styles = len(styles) + (1 if node.leaf_pages else 0)
+    g_l = attenuation**n_styles
     return NodeInfo(node_imp, (1 - g_l) * node_imp + g_l * weighted, has_content)
 
 
@@ -174,8 +178,12 @@ def local_noise(node: ElementNode, threshold: float, entropies: EntropyCache | N
     return frozenset(f for f, per_page in merged.items() if len(per_page) > 1 and of(per_page.values(), m) >= threshold)
 
 
-def mark(root: ElementNode, threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
-         local_noise_entropy: float | None = LOCAL_NOISE_ENTROPY) -> dict[int, NodeInfo]:
+def mark(
+    root: ElementNode,
+    threshold: float = NOISE_THRESHOLD,
+    attenuation: float = ATTENUATION,
+    local_noise_entropy: float | None = LOCAL_NOISE_ENTROPY,
+) -> dict[int, NodeInfo]:
     """Importances and noisy/meaningful marks of every node, keyed by ``id(node)``.
 
     With ``local_noise_entropy`` set, maximal meaningful nodes also get their locally noisy features.

@@ -14,7 +14,13 @@ from typing import NamedTuple
 
 import lxml.etree
 
-from scrapy_boilerplate.models.sst_build import DISPLAY_ATTRIBUTES, content_features, element_children, element_key, is_leaf
+from scrapy_boilerplate.models.sst_build import (
+    DISPLAY_ATTRIBUTES,
+    content_features,
+    element_children,
+    element_key,
+    is_leaf,
+)
 from scrapy_boilerplate.models.sst_compact import MEANINGFUL, NOISY, CompactNode
 
 Element = lxml.etree._Element
@@ -67,8 +73,14 @@ def _unseen(el: Element, why: str) -> Region:
     return Region(el, True, f"{label(element_key(el))} {why}: possibly meaningful")
 
 
-def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
-             attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES, verdicts: Verdicts | None = None) -> list[Region]:
+def map_page(
+    root: CompactNode,
+    body: Element,
+    threshold: float,
+    aligned: bool,
+    attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES,
+    verdicts: Verdicts | None = None,
+) -> list[Region]:
     """Regions of ``body`` (read-only) decided by the simplified SST ``root``, in document order.
 
     ``verdicts`` (for ``threshold``) can be kept across the pages cleaned with one SST.
@@ -103,13 +115,18 @@ def map_page(root: CompactNode, body: Element, threshold: float, aligned: bool,
             if indexes is None:
                 regions.append(_unseen(el, "has a child style node the sample never showed"))
                 continue
-            pairs = [(node.children[i], child) for i, child in zip(indexes, children)]
+            pairs = [(node.children[i], child) for i, child in zip(indexes, children, strict=False)]
         stack.extend(reversed(pairs))
     return regions
 
 
-def locally_noisy_leaves(region: Element, noise: frozenset[str], virtual_leaves: bool, shingle: int = 1,
-                         worth_checking: Callable[[Element], bool] | None = None) -> list[Element]:
+def locally_noisy_leaves(
+    region: Element,
+    noise: frozenset[str],
+    virtual_leaves: bool,
+    shingle: int = 1,
+    worth_checking: Callable[[Element], bool] | None = None,
+) -> list[Element]:
     """Leaves inside a meaningful ``region`` whose content features are all locally noisy.
 
     ``worth_checking`` can skip leaves (e.g. long ones) before their features are extracted.

@@ -22,11 +22,11 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
-from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
-from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.serialize import outer_html
+from scrapy_boilerplate.html.text import collapsed_length
+from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
@@ -72,8 +72,9 @@ def _chars(removal: Removal, el: lxml.etree._Element) -> int:
     return removal.removed[el][1].text if el in removal.removed else 0
 
 
-def _copy_without(el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset(),
-                  share: bool = False) -> lxml.etree._Element:
+def _copy_without(
+    el: lxml.etree._Element, removal: Removal, spared: frozenset = frozenset(), share: bool = False
+) -> lxml.etree._Element:
     """A private copy of ``el``'s subtree without the removed elements but ``spared`` (the page stays untouched).
 
     With ``share``, ``el`` itself when nothing inside it goes, for a caller that only reads the
@@ -136,9 +137,16 @@ class StyleTreeModel(SiteModel):
     name = "style_tree"
     numpy_state = False  # the saved tree is array.array: a style_tree crawl never imports numpy
 
-    def __init__(self, variant: str = "improved", threshold: float = NOISE_THRESHOLD, attenuation: float = ATTENUATION,
-                 merge_elements: bool = True, virtual_leaves: bool = True, local_noise: bool | None = None,
-                 local_noise_entropy: float = LOCAL_NOISE_ENTROPY) -> None:
+    def __init__(
+        self,
+        variant: str = "improved",
+        threshold: float = NOISE_THRESHOLD,
+        attenuation: float = ATTENUATION,
+        merge_elements: bool = True,
+        virtual_leaves: bool = True,
+        local_noise: bool | None = None,
+        local_noise_entropy: float = LOCAL_NOISE_ENTROPY,
+    ) -> None:
         super().__init__()
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -172,11 +180,14 @@ class StyleTreeModel(SiteModel):
             self._sst = CompactNode("body", MEANINGFUL, 1.0)
             self._verdicts = Verdicts(self.threshold)
             return
-        options = BuildOptions(virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements,
-                               shingle=self.shingle)
+        options = BuildOptions(
+            virtual_leaves=self.virtual_leaves, merge_elements=self.merge_elements, shingle=self.shingle
+        )
         sst = SiteStyleTree(options).add_pages(page.body for page in pages)
         sst.release()
-        infos = mark(sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.uses_local_noise else None)
+        infos = mark(
+            sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.uses_local_noise else None
+        )
         self._sst = simplify(sst.root, infos, aligned=self.aligned)
         self._verdicts = Verdicts(self.threshold)
 
@@ -213,19 +224,22 @@ class StyleTreeModel(SiteModel):
         text = to_text(output)
         # serialised when read (output may be the page's own element: the page is read-only)
         html = partial(outer_html, output)
-        return CleanedPage(text, html, self.name, max(total, len(text)), len(text), score,
-                           partial(_named, page.tree, decided))
+        return CleanedPage(
+            text, html, self.name, max(total, len(text)), len(text), score, partial(_named, page.tree, decided)
+        )
 
-    def _remove_local_noise(self, regions: list[Region], removal: Removal,
-                            within: lxml.etree._Element | None = None) -> list[Region]:
+    def _remove_local_noise(
+        self, regions: list[Region], removal: Removal, within: lxml.etree._Element | None = None
+    ) -> list[Region]:
         """Find locally noisy leaves, take them out of ``removal`` and return them."""
         local = [r for r in self._local_noise_regions(regions, removal, within) if not removal.is_removed(r.element)]
         for region in local:
             removal.remove(region.element, region.reason)
         return local
 
-    def _main_text(self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided],
-                   regions: list[Region]) -> tuple[lxml.etree._Element, float]:
+    def _main_text(
+        self, body: lxml.etree._Element, removal: Removal, decided: list[_Decided], regions: list[Region]
+    ) -> tuple[lxml.etree._Element, float]:
         """The improved variant: the main text inside what SST kept (appends its decisions); the
         output may be the page's own element, to be read only."""
         sst_removed = set(removal.removed)
@@ -255,13 +269,16 @@ class StyleTreeModel(SiteModel):
         spared: frozenset[lxml.etree._Element] = frozenset()
         if inside:  # (rare: no comprehension run for nothing)
             spared = frozenset(el for el in inside if is_prose(measure(el, collapsed_length)[el]))
-            decided += [(el, True, removal.removed[el][1].text,
-                         "SST noise, but prose inside the main text (kept)") for el in inside if el in spared]
-        decided.append((main.main, True, _chars(removal, main.main),
-                        f"main text {how}: max P = {main.p:.3f}, widened to siblings"))
+            decided += [
+                (el, True, removal.removed[el][1].text, "SST noise, but prose inside the main text (kept)")
+                for el in inside
+                if el in spared
+            ]
+        decided.append(
+            (main.main, True, _chars(removal, main.main), f"main text {how}: max P = {main.p:.3f}, widened to siblings")
+        )
         if main.title:
-            decided += [(el, True, _chars(removal, el), "title/byline just above the main text")
-                        for el in main.title]
+            decided += [(el, True, _chars(removal, el), "title/byline just above the main text") for el in main.title]
         output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
             wrapper = lxml.html.Element("div")
@@ -270,14 +287,16 @@ class StyleTreeModel(SiteModel):
             output = wrapper
         return output, main.p
 
-    def _local_noise_regions(self, regions: list[Region], removal: Removal,
-                             within: lxml.etree._Element | None = None) -> list[Region]:
+    def _local_noise_regions(
+        self, regions: list[Region], removal: Removal, within: lxml.etree._Element | None = None
+    ) -> list[Region]:
         """Leaves of meaningful regions whose features are all locally noisy (enhancement 3).
 
         With ``within``, only the part of each region inside that element is searched (the
         improved variant outputs nothing else).  Leaves longer than :data:`LOCAL_NOISE_MAX_CHARS`
         are not tokenised: that much text always holds some feature not spread over every page.
         """
+
         def short(el: lxml.etree._Element) -> bool:
             return _chars(removal, el) <= LOCAL_NOISE_MAX_CHARS
 

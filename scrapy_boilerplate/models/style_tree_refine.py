@@ -25,22 +25,54 @@ from dataclasses import dataclass, field
 import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, to_text
+from scrapy_boilerplate.html.blocks import BLOCK_TAGS
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.models.pvalue import highest_p
-from scrapy_boilerplate.html.blocks import BLOCK_TAGS
 from scrapy_boilerplate.models.pvalue_region import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
 
 Element = lxml.etree._Element
 
 # Matched anywhere inside the lower-cased class/id/role ("commentbody", "sharedaddy", "relatedposts").
 NEGATIVE_PARTS: tuple[str, ...] = tuple(
-    "comment disqus respond reply share sharing social related recommended popular trending sidebar "
-    "widget navigation navbar menu breadcrumb footer masthead promo advert sponsor newsletter subscribe "
-    "signup cookie popup modal tagcloud pagination pager outbrain taboola".split()
+    [
+        "comment",
+        "disqus",
+        "respond",
+        "reply",
+        "share",
+        "sharing",
+        "social",
+        "related",
+        "recommended",
+        "popular",
+        "trending",
+        "sidebar",
+        "widget",
+        "navigation",
+        "navbar",
+        "menu",
+        "breadcrumb",
+        "footer",
+        "masthead",
+        "promo",
+        "advert",
+        "sponsor",
+        "newsletter",
+        "subscribe",
+        "signup",
+        "cookie",
+        "popup",
+        "modal",
+        "tagcloud",
+        "pagination",
+        "pager",
+        "outbrain",
+        "taboola",
+    ]
 )
 # Short names match only as whole words ("nav", but not "canvas").
-NEGATIVE_WORDS: tuple[str, ...] = tuple("nav ad ads jp tags".split())
+NEGATIVE_WORDS: tuple[str, ...] = tuple(["nav", "ad", "ads", "jp", "tags"])
 # A negatively named element is spared when it holds at least this share of the remaining text
 # (then the name describes a wrapper, e.g. <div id="main-nav-and-content">).
 NEGATIVE_MAX_SHARE = 0.5
@@ -70,9 +102,7 @@ COMMENT_HEADING = re.compile(
 )
 
 NAMED_XPATH = lxml.etree.XPath(".//*[@class or @id or @role]")
-NEGATIVE_RE = re.compile(
-    "|".join([*NEGATIVE_PARTS, *(rf"(?<![a-z0-9]){word}(?![a-z0-9])" for word in NEGATIVE_WORDS)])
-)
+NEGATIVE_RE = re.compile("|".join([*NEGATIVE_PARTS, *(rf"(?<![a-z0-9]){word}(?![a-z0-9])" for word in NEGATIVE_WORDS)]))
 COMMENT_HEADING_TAGS = frozenset({"h2", "h3", "h4", "p", "div"})
 # XPath's own normalize-space (it collapses only space, tab, CR and LF) decides what is short.
 SHORT_TEXT_XPATH = lxml.etree.XPath(f"string-length(normalize-space()) <= {COMMENT_HEADING_MAX_CHARS}")

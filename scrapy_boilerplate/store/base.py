@@ -124,8 +124,9 @@ class ModelStore(abc.ABC):
         self.corrupt += 1
         if self.stats is not None:
             self.stats.inc_value("boilerplate/store/corrupt")
-        logger.warning("stored model of %s/%s in %s is unusable and will be re-learned: %s",
-                       spider, domain, self.location, exc)
+        logger.warning(
+            "stored model of %s/%s in %s is unusable and will be re-learned: %s", spider, domain, self.location, exc
+        )
 
     def _load_entry(self, spider: str, domain: str) -> StoreEntry | None:
         """Metadata of one record; backends with a cheaper path override this."""
@@ -149,5 +150,5 @@ class ModelStore(abc.ABC):
     def _keys(self, spider: str | None) -> Iterable[tuple[str, str]]:
         """(spider, domain) of every stored record, optionally of one spider."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a no-op default that backends with connections override
         """Release connections (nothing to do for most backends)."""

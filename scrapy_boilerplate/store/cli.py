@@ -23,10 +23,14 @@ from scrapy_boilerplate.store.redis_backend import DEFAULT_PREFIX
 def add_models_parser(sub: argparse._SubParsersAction) -> None:
     """Register the ``models`` command and its sub-commands on the main parser."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--store", default=None,
-                        help="directory or redis:// URL (default: BOILERPLATE_STORE of the Scrapy project here)")
-    common.add_argument("--prefix", default=None,
-                        help=f"Redis key prefix (default: BOILERPLATE_STORE_PREFIX, else {DEFAULT_PREFIX!r})")
+    common.add_argument(
+        "--store",
+        default=None,
+        help="directory or redis:// URL (default: BOILERPLATE_STORE of the Scrapy project here)",
+    )
+    common.add_argument(
+        "--prefix", default=None, help=f"Redis key prefix (default: BOILERPLATE_STORE_PREFIX, else {DEFAULT_PREFIX!r})"
+    )
     models = sub.add_parser("models", help="manage stored site models (list, show, delete, export, import)")
     actions = models.add_subparsers(dest="action", required=True)
 
@@ -76,7 +80,7 @@ def _list(store: ModelStore, args: argparse.Namespace) -> int:
     rows += [(e.spider, e.domain, e.model, str(e.pages), _when(e.fitted_at), _size(e.size)) for e in entries]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip())
     print(f"{len(entries)} models in {store.location}" + (f", {store.corrupt} unusable" if store.corrupt else ""))
     return 0
 
@@ -104,7 +108,9 @@ def _show(store: ModelStore, args: argparse.Namespace) -> int:
 
 def _delete(store: ModelStore, args: argparse.Namespace) -> int:
     missing = [domain for domain in args.domains if not store.delete(args.spider, domain)]
-    print(f"deleted {len(args.domains) - len(missing)} models" + (f"; not found: {', '.join(missing)}" if missing else ""))
+    print(
+        f"deleted {len(args.domains) - len(missing)} models" + (f"; not found: {', '.join(missing)}" if missing else "")
+    )
     return 1 if missing else 0
 
 
@@ -122,12 +128,11 @@ def _export(store: ModelStore, args: argparse.Namespace) -> int:
 
 
 def _lines(file: str) -> Iterator[bytes]:
-    handle = sys.stdin.buffer if file == "-" else Path(file).open("rb")
-    try:
+    if file == "-":
+        yield from (line.rstrip(b"\r\n") for line in sys.stdin.buffer if line.strip())
+        return
+    with Path(file).open("rb") as handle:
         yield from (line.rstrip(b"\r\n") for line in handle if line.strip())
-    finally:
-        if handle is not sys.stdin.buffer:
-            handle.close()
 
 
 def _import(store: ModelStore, args: argparse.Namespace) -> int:

@@ -45,8 +45,10 @@ class Drift:
 
     def describe(self) -> str:
         """One log-friendly line."""
-        return (f"removed share {self.removed_share:.2f} (fit {self.baseline.removed_share:.2f}), "
-                f"unseen share {self.unseen_share:.2f} (fit {self.baseline.unseen_share:.2f})")
+        return (
+            f"removed share {self.removed_share:.2f} (fit {self.baseline.removed_share:.2f}), "
+            f"unseen share {self.unseen_share:.2f} (fit {self.baseline.unseen_share:.2f})"
+        )
 
 
 class _Window:
@@ -60,8 +62,9 @@ class _Window:
 class DriftMonitor:
     """Running per-domain cleaning figures compared with each model's fit-time baseline."""
 
-    def __init__(self, window: int = DEFAULT_WINDOW, tolerance: float = DEFAULT_TOLERANCE,
-                 every: int = DEFAULT_EVERY) -> None:
+    def __init__(
+        self, window: int = DEFAULT_WINDOW, tolerance: float = DEFAULT_TOLERANCE, every: int = DEFAULT_EVERY
+    ) -> None:
         if window < 1:
             raise ValueError(f"drift window must be >= 1 page, got {window}")
         if not 0.0 < tolerance <= 1.0:

@@ -45,8 +45,9 @@ def _signature(steps: StepMemo, prefix: str, tag: str, node: lxml.etree._Element
     key = (prefix, tag, element_id, element_class)
     signature = steps.get(key)
     if signature is None:
-        digest = hashlib.blake2b((prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"),
-                                 digest_size=SIGNATURE_BYTES)
+        digest = hashlib.blake2b(
+            (prefix + "/" + _step(tag, element_id, element_class)).encode("utf-8"), digest_size=SIGNATURE_BYTES
+        )
         signature = digest.hexdigest()
         if len(steps) >= STEP_MEMO_LIMIT:
             steps.clear()
@@ -148,14 +149,15 @@ def block_signatures(page: Page, steps: StepMemo | None = None) -> Counter[str]:
 def _weighed(signed: dict[lxml.etree._Element, str], lengths: list[int]) -> Counter[str]:
     """Visible characters per signature, from the blocks' signatures and lengths (in the walk's order)."""
     chars: Counter[str] = Counter()
-    for signature, length in zip(signed.values(), lengths):
+    for signature, length in zip(signed.values(), lengths, strict=False):
         if length:
             chars[signature] += length
     return chars
 
 
-def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]
-                     ) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str], list[int] | None]:
+def _text_signatures(
+    page: Page, steps: StepMemo, page_counts: Mapping[str, int]
+) -> tuple[BlockWalk, dict[lxml.etree._Element, str], set[str], list[int] | None]:
     """The walk of ``page``, its blocks' signatures, the keys of :func:`block_signatures` that
     :meth:`Fingerprint.of` needs, and the blocks' lengths when they had to be measured.
 
@@ -174,7 +176,7 @@ def _text_signatures(page: Page, steps: StepMemo, page_counts: Mapping[str, int]
         shown = shows_text(element)
         if shown is None:
             lengths = walk.lengths()
-            return walk, signed, {s for s, length in zip(signed.values(), lengths) if length}, lengths
+            return walk, signed, {s for s, length in zip(signed.values(), lengths, strict=False) if length}, lengths
         if shown:
             keys.add(signature)
     return walk, signed, keys, None

@@ -35,8 +35,11 @@ class Baseline:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (signatures sorted, so equal baselines give equal bytes)."""
-        return {"removed_share": self.removed_share, "unseen_share": self.unseen_share,
-                "signatures": sorted(self.signatures)}
+        return {
+            "removed_share": self.removed_share,
+            "unseen_share": self.unseen_share,
+            "signatures": sorted(self.signatures),
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Baseline:
@@ -74,10 +77,17 @@ class StoreEntry:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form of everything but ``size`` (which depends on the encoding)."""
-        return {"spider": self.spider, "domain": self.domain, "model": self.model, "pages": self.pages,
-                "fitted_at": self.fitted_at, "params": self.params, "generation": self.generation,
-                "fitter": self.fitter,
-                "baseline": self.baseline.to_json() if self.baseline is not None else None}
+        return {
+            "spider": self.spider,
+            "domain": self.domain,
+            "model": self.model,
+            "pages": self.pages,
+            "fitted_at": self.fitted_at,
+            "params": self.params,
+            "generation": self.generation,
+            "fitter": self.fitter,
+            "baseline": self.baseline.to_json() if self.baseline is not None else None,
+        }
 
     @classmethod
     def from_json(cls, data: Any, size: int = 0) -> StoreEntry:
@@ -96,10 +106,18 @@ class StoreEntry:
             raise StoreFormatError("record pages, generation and fitted_at must be non-negative numbers")
         if not isinstance(params, dict):
             raise StoreFormatError("record params must be an object")
-        return cls(strings["spider"], strings["domain"], strings["model"], int(numbers["pages"]),
-                   float(numbers["fitted_at"]), params,
-                   Baseline.from_json(baseline) if baseline is not None else None,
-                   int(numbers["generation"]), strings["fitter"], size)
+        return cls(
+            strings["spider"],
+            strings["domain"],
+            strings["model"],
+            int(numbers["pages"]),
+            float(numbers["fitted_at"]),
+            params,
+            Baseline.from_json(baseline) if baseline is not None else None,
+            int(numbers["generation"]),
+            strings["fitter"],
+            size,
+        )
 
 
 @dataclass(frozen=True)
@@ -110,11 +128,19 @@ class StoredModel:
     model: SiteModel
 
     @classmethod
-    def new(cls, spider: str, domain: str, model: SiteModel, pages: int,
-            baseline: Baseline | None = None, generation: int = 0) -> StoredModel:
+    def new(
+        cls,
+        spider: str,
+        domain: str,
+        model: SiteModel,
+        pages: int,
+        baseline: Baseline | None = None,
+        generation: int = 0,
+    ) -> StoredModel:
         """Wrap a just-fitted model, stamping the time and this worker as its fitter."""
-        entry = StoreEntry(spider, domain, model.name, pages, time.time(), model.get_params(), baseline,
-                           generation, worker_id())
+        entry = StoreEntry(
+            spider, domain, model.name, pages, time.time(), model.get_params(), baseline, generation, worker_id()
+        )
         return cls(entry, model)
 
 
@@ -133,8 +159,10 @@ def _parse(data: bytes) -> dict[str, Any]:
     if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
         raise StoreFormatError("not a scrapy-boilerplate stored-model record")
     if document.get("version") != RECORD_VERSION:
-        raise StoreFormatError(f"stored-model record version {document.get('version')!r} is not supported "
-                               f"(this release reads version {RECORD_VERSION})")
+        raise StoreFormatError(
+            f"stored-model record version {document.get('version')!r} is not supported "
+            f"(this release reads version {RECORD_VERSION})"
+        )
     return document
 
 

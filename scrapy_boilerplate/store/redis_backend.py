@@ -55,16 +55,18 @@ def _summary(data: bytes) -> bytes:
 class RedisStore(ModelStore):
     """Models in Redis, shared by every worker of a distributed crawl."""
 
-    def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX, stats: StatsLike | None = None,
-                 location: str = "redis") -> None:
+    def __init__(
+        self, client: redis.Redis, prefix: str = DEFAULT_PREFIX, stats: StatsLike | None = None, location: str = "redis"
+    ) -> None:
         super().__init__(stats)
         self.client = client
         self.prefix = prefix
         self._location = location
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX, stats: StatsLike | None = None,
-                 **params: Any) -> RedisStore:
+    def from_url(
+        cls, url: str, prefix: str = DEFAULT_PREFIX, stats: StatsLike | None = None, **params: Any
+    ) -> RedisStore:
         """A store on the server at ``url`` (``redis://host:port/db``); ``params`` go to redis-py."""
         from scrapy_boilerplate.store.connection import redis_from_url
 
@@ -126,8 +128,12 @@ class RedisStore(ModelStore):
 
     def revision(self, spider: str, domain: str) -> int:
         """A counter that changes whenever ``domain``'s model is replaced or deleted (cheap to poll)."""
-        value = self._call("read", self.client.hget, key(self.prefix, "revision", check_name("spider", spider)),
-                           check_name("domain", domain))
+        value = self._call(
+            "read",
+            self.client.hget,
+            key(self.prefix, "revision", check_name("spider", spider)),
+            check_name("domain", domain),
+        )
         return int(value) if value is not None else 0
 
     def revisions(self, spider: str, domains: list[str]) -> dict[str, object]:
@@ -136,7 +142,7 @@ class RedisStore(ModelStore):
             return {}
         name = key(self.prefix, "revision", check_name("spider", spider))
         values = self._call("read", self.client.hmget, name, [check_name("domain", d) for d in domains])
-        return {domain: int(value) if value is not None else 0 for domain, value in zip(domains, values)}
+        return {domain: int(value) if value is not None else 0 for domain, value in zip(domains, values, strict=False)}
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -68,8 +68,9 @@ class _RedisLock(FitLock):
         if self._released:
             return False
         self._released = True
-        return bool(self._coordinator._run("release the fit lock", self._coordinator._release,
-                                           [self._name], [self._token]))
+        return bool(
+            self._coordinator._run("release the fit lock", self._coordinator._release, [self._name], [self._token])
+        )
 
 
 class RedisCoordinator(Coordinator):
@@ -94,14 +95,16 @@ class RedisCoordinator(Coordinator):
 
     def offer(self, spider: str, domain: str, url: str, html: str, size: int) -> SampleOffer:
         payload = json.dumps({"url": url, "html": html}, ensure_ascii=False)
-        accepted, count, generation = self._run("offer a sample page", self._offer, self._keys(spider, domain),
-                                                [size, url, payload.encode("utf-8")])
+        accepted, count, generation = self._run(
+            "offer a sample page", self._offer, self._keys(spider, domain), [size, url, payload.encode("utf-8")]
+        )
         return SampleOffer(bool(accepted), int(count), int(generation))
 
     def state(self, spider: str, domain: str) -> SampleState:
         try:
-            generation, count, closed = self.client.hmget(self._keys(spider, domain)[0],
-                                                          ["generation", "count", "closed"])
+            generation, count, closed = self.client.hmget(
+                self._keys(spider, domain)[0], ["generation", "count", "closed"]
+            )
         except redis_errors() as exc:
             raise StoreError(f"redis: cannot read the sample state: {exc}") from exc
         return SampleState(int(generation or 0), int(count or 0), closed == b"1")

@@ -46,7 +46,9 @@ class Learned:
     model: SiteModel
     entry: StoreEntry
     fingerprint: Fingerprint | None
-    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, cleaned without decisions)
+    prepared: dict[str, tuple[str, CleanedPage]] = field(
+        default_factory=dict
+    )  # url -> (html, cleaned without decisions)
 
     @classmethod
     def from_stored(cls, stored: StoredModel) -> Learned:
@@ -68,9 +70,17 @@ class FitOutcome:
 class SharedLearning:
     """The model life cycle of one spider's domains over a store and a coordinator."""
 
-    def __init__(self, store: ModelStore, coordinator: Coordinator, spider: str, spec: ModelSpec,
-                 sample_size: int, lock_ttl: float, monitor: DriftMonitor | None = None,
-                 keep_cleaned_html: bool = True) -> None:
+    def __init__(
+        self,
+        store: ModelStore,
+        coordinator: Coordinator,
+        spider: str,
+        spec: ModelSpec,
+        sample_size: int,
+        lock_ttl: float,
+        monitor: DriftMonitor | None = None,
+        keep_cleaned_html: bool = True,
+    ) -> None:
         self.store = store
         self.coordinator = coordinator
         self.spider = spider
@@ -90,15 +100,18 @@ class SharedLearning:
         if stored is None:
             return None
         if not self.matches_spec(stored):
-            logger.info("boilerplate: stored %s model of %s is not BOILERPLATE_MODEL %s; re-learning it",
-                        stored.entry.model, domain, self.spec.label)
+            logger.info(
+                "boilerplate: stored %s model of %s is not BOILERPLATE_MODEL %s; re-learning it",
+                stored.entry.model,
+                domain,
+                self.spec.label,
+            )
             return None
         return Learned.from_stored(stored)
 
     def matches_spec(self, stored: StoredModel) -> bool:
         """True when ``stored`` was fitted with this crawl's model and parameters (else it is re-learned)."""
-        return (stored.model.name == self.spec.name
-                and stored.model.get_params() == self._spec_params)
+        return stored.model.name == self.spec.name and stored.model.get_params() == self._spec_params
 
     def offer(self, domain: str, page: Page) -> SampleOffer:
         """Offer a page to ``domain``'s shared sample."""
@@ -137,8 +150,9 @@ class SharedLearning:
                 if stored is not None and entry is not None and entry.generation >= state.generation:
                     return FitOutcome(LOADED, Learned.from_stored(stored))
                 # Closed without a usable model (deleted, corrupt): sample again.
-                self.coordinator.restart_sample(self.spider, domain, max(state.generation,
-                                                                         entry.generation if entry else 0))
+                self.coordinator.restart_sample(
+                    self.spider, domain, max(state.generation, entry.generation if entry else 0)
+                )
                 return FitOutcome(INCOMPLETE)
             known = {page.url: page for page in parsed}
             pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
@@ -165,7 +179,7 @@ class SharedLearning:
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
         # instructions a page (naming every region by path), 5 M per fitted domain.  ``replace``
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
-        prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned)}
+        prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned, strict=False)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
         return Learned(model, entry, fingerprint, prepared), stored_ok
 
@@ -177,7 +191,9 @@ class SharedLearning:
     def newer(self, domain: str, known: StoreEntry | None) -> Learned | None:
         """The stored model of ``domain`` if it is newer than ``known`` (another worker's fit)."""
         entry = self.store.entry(self.spider, domain)
-        if entry is None or (known is not None and (entry.generation, entry.fitted_at) <= (known.generation, known.fitted_at)):
+        if entry is None or (
+            known is not None and (entry.generation, entry.fitted_at) <= (known.generation, known.fitted_at)
+        ):
             return None
         return self.load(domain)
 
@@ -186,16 +202,19 @@ class SharedLearning:
         """Share of ``page`` in regions the model's sample never showed (CPU: run beside cleaning)."""
         return learned.fingerprint.unseen(page) if learned.fingerprint is not None else None
 
-    def observe(self, domain: str, removed_share: float, unseen_share: float | None,
-                learned: Learned) -> Drift | None:
+    def observe(self, domain: str, removed_share: float, unseen_share: float | None, learned: Learned) -> Drift | None:
         """Feed one cleaned page's figures to the drift monitor; on drift, open a new sample generation."""
         if self.monitor is None or unseen_share is None:
             return None
         drift = self.monitor.observe(domain, removed_share, unseen_share)
         if drift is not None:
             restarted = self.coordinator.restart_sample(self.spider, domain, learned.entry.generation)
-            logger.info("boilerplate: %s changed its template (%s); %s", domain, drift.describe(),
-                        "re-sampling" if restarted is not None else "another worker is re-sampling")
+            logger.info(
+                "boilerplate: %s changed its template (%s); %s",
+                domain,
+                drift.describe(),
+                "re-sampling" if restarted is not None else "another worker is re-sampling",
+            )
         return drift
 
     def watch(self, domain: str, learned: Learned) -> None:
