@@ -24,7 +24,7 @@ class Page:
 
     @classmethod
     def from_bytes(cls, body: bytes, url: str = "", content_type: str | None = None) -> Page:
-        """Decode raw bytes as a crawler would (BOM, HTTP charset, ``<meta>``, UTF-8)."""
+        """Decode raw bytes as a browser would (BOM, HTTP charset, ``<meta>``, UTF-8, Windows-1252)."""
         return cls(decode_html(body, content_type), url)
 
     @classmethod

@@ -31,3 +31,15 @@ def test_binary_sniffing():
     assert looks_binary(png)
     assert not looks_binary("<html><body><p>plain text é</p></body></html>".encode())
     assert not looks_binary(b"")
+
+
+def test_undeclared_legacy_page_is_read_as_windows_1252():
+    body = "<html><body><p>They aren’t at the café – “yet”.</p></body></html>".encode("cp1252")
+    assert "They aren’t at the café – “yet”." in decode_html(body)
+
+
+def test_undeclared_valid_utf8_stays_utf8_and_declared_charsets_win():
+    assert "aren’t café" in decode_html("<p>aren’t café</p>".encode())
+    legacy = "<p>aren’t</p>".encode("cp1252")
+    assert "\ufffd" in decode_html(legacy, "text/html; charset=utf-8")  # a declared charset is obeyed
+    assert "\ufffd" in decode_html(b'<meta charset="utf-8"><p>aren\x92t</p>')

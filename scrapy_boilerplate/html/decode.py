@@ -1,7 +1,9 @@
-"""Bytes to text the way a crawler does it: BOM, then HTTP/<meta> charset, then UTF-8.
+"""Bytes to text the way a browser does it: BOM, then HTTP/<meta> charset, then UTF-8, then Windows-1252.
 
-We reuse w3lib (Scrapy's own decoder, already installed with Scrapy) so that offline
-decoding gives exactly what ``response.text`` gives in a crawl.
+We reuse w3lib (Scrapy's own decoder, already installed with Scrapy) for the BOM and the
+declared charsets, as ``response.text`` does in a crawl.  A page that declares nothing and is
+not valid UTF-8 is a legacy page: browsers read it as Windows-1252 (byte 0x92 is "’", where
+UTF-8 with replacement would give "�"), and so do we.
 """
 
 from __future__ import annotations
@@ -9,17 +11,27 @@ from __future__ import annotations
 from w3lib.encoding import html_to_unicode
 
 DEFAULT_ENCODING = "utf-8"
+LEGACY_ENCODING = "cp1252"  # what browsers assume for an undeclared page that is not UTF-8
+
+
+def undeclared_encoding(body: bytes) -> str:
+    """The encoding of a page that declares none: UTF-8 when it decodes as such, else Windows-1252."""
+    try:
+        body.decode(DEFAULT_ENCODING)
+    except UnicodeDecodeError:
+        return LEGACY_ENCODING
+    return DEFAULT_ENCODING
 
 
 def decode_html(body: bytes, content_type: str | None = None) -> str:
-    """Decode ``body``: BOM first, then the ``Content-Type`` charset, then ``<meta>``, then UTF-8.
+    """Decode ``body``: BOM first, then the ``Content-Type`` charset, then ``<meta>``, then UTF-8
+    when the bytes are valid UTF-8, else Windows-1252.
 
     Undecodable bytes become U+FFFD; the result never raises for any input bytes.
     """
     if not body:
         return ""
-    header = content_type if content_type is not None else None
-    _, text = html_to_unicode(header, body, default_encoding=DEFAULT_ENCODING)
+    _, text = html_to_unicode(content_type, body, auto_detect_fun=undeclared_encoding)
     return text
 
 
