@@ -39,3 +39,12 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory):
 
     with running_redis(REDIS_TEST_PORT, tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install Scrapy's default (asyncio) reactor before any test: ``get_crawler()`` needs one on
+    Scrapy 2.13 and 2.14, and later versions find the same one."""
+    from scrapy.utils.reactor import install_reactor, is_reactor_installed
+
+    if not is_reactor_installed():
+        install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scrapy.utils.test import get_crawler
+from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.holding import DEADLINE, MODEL, HoldQueue
@@ -13,8 +13,7 @@ from scrapy_boilerplate.synthetic import make_site
 
 
 def learner(**settings) -> BoilerplateLearner:
-    crawler = get_crawler(settings_dict=settings)
-    crawler.stats.open_spider()
+    crawler = opened_crawler(settings)
     return BoilerplateLearner.from_crawler(crawler)
 
 

@@ -12,7 +12,7 @@ import pytest
 import scrapy
 from crawl_models import Broken, CommonBlocks
 from scrapy.loader import ItemLoader
-from scrapy.utils.test import get_crawler
+from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.learner import READY, BoilerplateLearner, DomainState
@@ -54,8 +54,7 @@ class AttrsItem:
 
 def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline:
     """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
-    crawler = get_crawler(settings_dict={"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
-    crawler.stats.open_spider()
+    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
     learner = BoilerplateLearner.from_crawler(crawler)
     if model is not None:
         learner.domains[DOMAIN] = DomainState(status=READY, model=model)

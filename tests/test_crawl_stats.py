@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from scrapy.statscollectors import DummyStatsCollector, MemoryStatsCollector, StatsCollector
 from scrapy.utils.test import get_crawler
+from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl.stats import counter
 
 
 def test_counts_reach_the_crawl_stats_as_with_inc_value():
-    crawler = get_crawler()
-    crawler.stats.open_spider()
+    crawler = opened_crawler()
     count = counter(crawler.stats)
     count("boilerplate/x")
     count("boilerplate/x")
