@@ -1,6 +1,7 @@
 """Run crawls for the store tests: ``crawl_harness`` plus the store's test model, several at once.
 
 ``python store_harness.py SPEC.json`` registers :class:`StoredBlocks` and runs ``crawl_harness.main``.
+With ``FULL_DISK_ENV`` set to a folder, every file the crawl writes under it fails as on a full disk.
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from crawl_harness import CrawlResult
+
+FULL_DISK_ENV = "BOILERPLATE_TEST_FULL_DISK"
 
 
 @dataclass
@@ -34,9 +38,15 @@ class RunningCrawl:
 
 
 def start_crawl(
-    out: Path, start_urls: list[str], settings: dict[str, Any], env: dict[str, str] | None = None, **spec: Any
+    out: Path,
+    start_urls: list[str],
+    settings: dict[str, Any],
+    env: dict[str, str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    **spec: Any,
 ) -> RunningCrawl:
-    """Start one crawl process (it returns at once); ``env`` adds environment variables."""
+    """Start one crawl process (it returns at once); ``env`` adds environment variables, ``preexec_fn``
+    runs in the child before the crawl starts."""
     out.mkdir(parents=True, exist_ok=True)
     spec_path = out / "spec.json"
     spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls, "settings": settings, **spec}))
@@ -46,8 +56,27 @@ def start_crawl(
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
+        preexec_fn=preexec_fn,
     )
     return RunningCrawl(out, process)
+
+
+def fill_the_disk_under(folder: str) -> None:
+    """Make every temporary file created under ``folder`` write to ``/dev/full`` (each write fails
+    with ENOSPC, as on a full disk); the directory store writes records through such files."""
+    import tempfile
+
+    make_temp = tempfile.mkstemp
+
+    def mkstemp(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        fd, path = make_temp(*args, **kwargs)
+        if Path(path).resolve().is_relative_to(Path(folder).resolve()):
+            full = os.open("/dev/full", os.O_WRONLY)
+            os.dup2(full, fd)
+            os.close(full)
+        return fd, path
+
+    tempfile.mkstemp = mkstemp
 
 
 if __name__ == "__main__":
@@ -58,4 +87,6 @@ if __name__ == "__main__":
     from scrapy_boilerplate.models.registry import register
 
     register(StoredBlocks)
+    if os.environ.get(FULL_DISK_ENV):
+        fill_the_disk_under(os.environ[FULL_DISK_ENV])
     crawl_harness.main(sys.argv[1])

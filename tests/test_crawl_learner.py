@@ -119,3 +119,46 @@ def test_the_sample_is_not_kept_once_its_items_took_their_pages(tmp_path):
         assert lrn.take_prepared("a.example", page.url, page.html) is not None
     # nothing of the sample (HTML, cleaned text) stays reachable from the model in use
     assert learned.prepared == {} and lrn.state("a.example").learned is learned
+
+
+def run_to_end(coroutine):
+    """Run a coroutine that never waits (its thread hand-offs are replaced by direct calls)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("the coroutine waited for something")
+
+
+def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_the_store(
+    tmp_path, monkeypatch, caplog
+):
+    from twisted.internet.defer import succeed
+
+    from scrapy_boilerplate.crawl import learner as learner_module
+    from scrapy_boilerplate.store import MemoryStore, StoreError
+
+    async def in_this_thread(func, *args):
+        return func(*args)
+
+    monkeypatch.setattr(learner_module, "run_in_thread", in_this_thread)
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=4, BOILERPLATE_MODEL="pvalue", BOILERPLATE_STORE=str(tmp_path))
+    pages = make_site("a.example", 4)
+    for page in pages[:3]:
+        lrn.add_sample("a.example", Page(page.html, page.url))
+    held = lrn.hold.hold("a.example", 1000)
+    released = []
+    held.addCallback(released.append)
+
+    def lock_lost(domain, parsed=()):
+        raise StoreError("cannot take the fit lock: connection reset", "lock")
+
+    monkeypatch.setattr(lrn.sync.learning, "fit", lock_lost)
+    # the fit starts with the last page and runs to its end at once
+    monkeypatch.setattr(learner_module, "deferred_from_coro", lambda coroutine: succeed(run_to_end(coroutine)))
+    lrn.add_sample("a.example", Page(pages[3].html, pages[3].url))
+    assert released == [MODEL] and lrn.model_for("a.example") is not None
+    assert lrn.stats.get_value(keys.STORE_ERRORS) == 1 and lrn.stats.get_value(keys.MODELS_FITTED) == 1
+    assert isinstance(lrn.sync.store, MemoryStore)  # the rest of the crawl goes on without the store
+    (line,) = [r.getMessage() for r in caplog.records if "failed (lock step)" in r.getMessage()]
+    assert "fitting the model of a.example" in line

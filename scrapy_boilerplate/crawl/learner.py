@@ -27,7 +27,7 @@ from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
-from scrapy_boilerplate.store.sharing import BUSY, FITTED, Learned
+from scrapy_boilerplate.store.sharing import BUSY, FITTED, INCOMPLETE, FitOutcome, Learned
 
 logger = logging.getLogger(__name__)
 
@@ -152,12 +152,7 @@ class BoilerplateLearner:
     async def _fit(self, domain: str, state: DomainState) -> None:
         started = time.perf_counter()
         try:
-            parsed = await self._parse_sample(domain)
-            outcome = await run_in_thread(self.sync.learning.fit, domain, parsed)
-        except StoreError as exc:  # the shared sample is out of reach: sample again, in this process
-            if self.sync.go_local("fit from the shared sample", exc):
-                self.reset_shared_samples()
-            return
+            outcome = await self._fit_sample(domain)
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             state.sampling_closed = True
             self.count(keys.ERRORS.format(kind=type(exc).__name__))
@@ -174,6 +169,8 @@ class BoilerplateLearner:
         finally:
             state.fitting = False
         seconds = time.perf_counter() - started
+        if outcome.store_error is not None:
+            self.sync.failed(f"storing the model of {domain}", outcome.store_error)
         if outcome.status == FITTED:
             self.count(keys.MODELS_FITTED)
             self.count(keys.FIT_SECONDS, round(seconds, 3))
@@ -185,6 +182,18 @@ class BoilerplateLearner:
             state.sample_full = False
             if state.status == FITTING and not state.resampling:
                 state.status = SAMPLING
+
+    async def _fit_sample(self, domain: str) -> FitOutcome:
+        """Fit ``domain``'s sample; when the store fails, go on without it: a sample of this process
+        is fitted again at once, a shared one is lost (the domain samples again, here)."""
+        parsed = await self._parse_sample(domain)
+        try:
+            return await run_in_thread(self.sync.learning.fit, domain, parsed)
+        except StoreError as exc:
+            if self.sync.go_local(f"fitting the model of {domain}", exc):
+                self.reset_shared_samples()
+                return FitOutcome(INCOMPLETE)
+            return await run_in_thread(self.sync.learning.fit, domain, parsed)
 
     async def _parse_sample(self, domain: str) -> list[Page]:
         """``domain``'s sample pages (when the sample lives in this process), parsed on this thread.
@@ -309,7 +318,7 @@ class BoilerplateLearner:
         try:
             drift = self.sync.learning.observe(domain, removed_share, unseen_share, learned)
         except StoreError as exc:
-            self.sync.failed("restart a sample after drift", exc)
+            self.sync.failed(f"restarting the sample of {domain} after a template change", exc)
             return
         if drift is not None:
             self.count(keys.DRIFT_DETECTED)

@@ -1,8 +1,10 @@
 """The learner's link to the model store (``BOILERPLATE_STORE``): persistent, shared, re-learned models.
 
 Every store call that can block (a fit, a Redis poll) runs in the reactor's thread pool; the
-learner applies the results on the reactor thread.  A store that fails (disk, network) is
-counted under ``boilerplate/store/errors`` and logged once: the crawl goes on with what it has.
+learner applies the results on the reactor thread.  Every store failure (disk, network) is
+counted under ``boilerplate/store/errors`` and the first of each step (read, write, lock...)
+logged: the step goes on without the store (no stored model, a model kept in memory only), and
+where that is not enough (a shared sample, a fit) the crawl goes on as if there were no store.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class ModelSync:
             monitor,
             keep_cleaned_html=config.cleaned_html_field is not None,
         )
-        self._failed_once = False
+        self._logged_steps: set[str] = set()
         logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
 
     @property
@@ -83,15 +85,20 @@ class ModelSync:
         """The drift monitor, or None when drift watching is off."""
         return self.learning.monitor
 
-    def go_local(self, what: str, exc: Exception) -> bool:
-        """The shared store failed mid-way: go on in this process alone, models kept in memory.
+    def go_local(self, what: str, exc: StoreError) -> bool:
+        """The store failed where the crawl cannot do without it: go on as if there were none.
 
-        Returns True if this call made the switch (the caller then re-samples what was shared)."""
+        The store is replaced by one in memory; a shared store's coordination (samples, fit locks)
+        is replaced too, so this worker samples and fits on its own.  Returns True when that
+        happened to a shared store (the caller then re-samples what was shared); a local sample
+        is kept, so the caller can fit it again at once."""
         self.failed(what, exc)
-        if not self.shared:
+        if not self.persistent:
             return False
-        old = self.learning
-        self.store, self.coordinator = MemoryStore(self.stats), LocalCoordinator()
+        shared, old = self.shared, self.learning
+        self.store = MemoryStore(self.stats)
+        if shared:
+            self.coordinator = LocalCoordinator()
         self.learning = SharedLearning(
             self.store,
             self.coordinator,
@@ -103,29 +110,36 @@ class ModelSync:
             old.keep_cleaned_html,
         )
         logger.warning(
-            "boilerplate: continuing without the shared model store: this worker samples and fits "
-            "on its own, and its models are not kept"
+            "boilerplate: continuing without the %smodel store: this worker samples and fits on its own, "
+            "and its models are not kept",
+            "shared " if shared else "",
         )
-        return True
+        return shared
 
-    def failed(self, what: str, exc: Exception) -> None:
-        """Count a store failure and log the first one (reactor thread)."""
+    def failed(self, what: str, exc: StoreError) -> None:
+        """Count a store failure; log the first of each step (read, write, lock...) (reactor thread)."""
         self.stats.inc_value(keys.STORE_ERRORS)
-        if not self._failed_once:
-            self._failed_once = True
-            logger.warning(
-                "boilerplate: model store %s failed to %s (%s); going on without it where needed",
-                self.store.location,
-                what,
-                exc,
-            )
+        step = getattr(exc, "step", "read")
+        if step in self._logged_steps:
+            return
+        self._logged_steps.add(step)
+        logger.warning(
+            "boilerplate: model store %s failed (%s step) while %s: %s; the crawl goes on without it there "
+            "(further %s failures are only counted, in %s)",
+            self.store.location,
+            step,
+            what,
+            exc,
+            step,
+            keys.STORE_ERRORS,
+        )
 
     def load(self, domain: str) -> Learned | None:
         """The stored model of ``domain``, or None (absent, unusable, or the store failed)."""
         try:
             learned = self.learning.load(domain)
         except StoreError as exc:
-            self.failed("load a model", exc)
+            self.failed(f"loading the model of {domain}", exc)
             return None
         if learned is not None:
             self.stats.inc_value(keys.STORE_LOADED)
@@ -136,7 +150,7 @@ class ModelSync:
         try:
             return self.learning.offer(domain, page)
         except StoreError as exc:
-            self.go_local("share a sample page", exc)
+            self.go_local(f"sharing a sample page of {domain}", exc)
             return None
 
     def drop_sample(self, domain: str) -> None:

@@ -77,7 +77,7 @@ class SharedStorePoller:
         try:
             results: list[PollResult] = await run_in_thread(sync.poll, waiting, ready)
         except StoreError as exc:
-            if sync.go_local("poll the shared store", exc):
+            if sync.go_local("polling the shared store", exc):
                 self.learner.reset_shared_samples()
             return
         finally:

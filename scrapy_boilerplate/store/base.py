@@ -22,7 +22,15 @@ MAX_NAME_LENGTH = 200
 
 
 class StoreError(RuntimeError):
-    """The store's backend failed (I/O error, connection refused...); the stored data is not at fault."""
+    """The store's backend failed (I/O error, connection refused...); the stored data is not at fault.
+
+    ``step`` names what failed: ``read``, ``write``, ``delete``, ``list``, ``sample`` (a shared
+    sample's pages or state) or ``lock`` (the fit lock); the crawl logs each step's first failure.
+    """
+
+    def __init__(self, message: str, step: str = "read") -> None:
+        super().__init__(message)
+        self.step = step
 
 
 class StatsLike(Protocol):

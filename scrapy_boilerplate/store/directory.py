@@ -80,7 +80,7 @@ class DirectoryStore(ModelStore):
                 Path(temp).unlink(missing_ok=True)
                 raise
         except OSError as exc:
-            raise StoreError(f"cannot write {target}: {exc}") from exc
+            raise StoreError(f"cannot write {target}: {exc}", "write") from exc
 
     def _delete(self, spider: str, domain: str) -> bool:
         try:
@@ -89,7 +89,7 @@ class DirectoryStore(ModelStore):
         except FileNotFoundError:
             return False
         except OSError as exc:
-            raise StoreError(f"cannot delete {self.path(spider, domain)}: {exc}") from exc
+            raise StoreError(f"cannot delete {self.path(spider, domain)}: {exc}", "delete") from exc
 
     def _keys(self, spider: str | None) -> Iterator[tuple[str, str]]:
         if not self.root.is_dir():

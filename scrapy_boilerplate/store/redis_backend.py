@@ -81,7 +81,7 @@ class RedisStore(ModelStore):
         try:
             return function(*args)
         except redis_errors() as exc:
-            raise StoreError(f"redis {what} failed on {self._location}: {exc}") from exc
+            raise StoreError(f"redis {what} failed on {self._location}: {exc}", what) from exc
 
     def _read(self, spider: str, domain: str) -> bytes | None:
         return self._call("read", self.client.hget, key(self.prefix, "models", spider), domain)

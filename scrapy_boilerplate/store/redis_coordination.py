@@ -69,7 +69,9 @@ class _RedisLock(FitLock):
             return False
         self._released = True
         return bool(
-            self._coordinator._run("release the fit lock", self._coordinator._release, [self._name], [self._token])
+            self._coordinator._run(
+                "release the fit lock", self._coordinator._release, [self._name], [self._token], step="lock"
+            )
         )
 
 
@@ -87,11 +89,11 @@ class RedisCoordinator(Coordinator):
     def _keys(self, spider: str, domain: str) -> list[str]:
         return [key(self.prefix, kind, spider, domain) for kind in ("sample", "pages", "urls")]
 
-    def _run(self, what: str, script, keys: list[str], args: list) -> object:
+    def _run(self, what: str, script, keys: list[str], args: list, step: str = "sample") -> object:
         try:
             return script(keys=keys, args=args)
         except redis_errors() as exc:
-            raise StoreError(f"redis: cannot {what}: {exc}") from exc
+            raise StoreError(f"redis: cannot {what}: {exc}", step) from exc
 
     def offer(self, spider: str, domain: str, url: str, html: str, size: int) -> SampleOffer:
         payload = json.dumps({"url": url, "html": html}, ensure_ascii=False)
@@ -106,14 +108,14 @@ class RedisCoordinator(Coordinator):
                 self._keys(spider, domain)[0], ["generation", "count", "closed"]
             )
         except redis_errors() as exc:
-            raise StoreError(f"redis: cannot read the sample state: {exc}") from exc
+            raise StoreError(f"redis: cannot read the sample state: {exc}", "sample") from exc
         return SampleState(int(generation or 0), int(count or 0), closed == b"1")
 
     def pages(self, spider: str, domain: str) -> list[tuple[str, str]]:
         try:
             stored = self.client.hgetall(self._keys(spider, domain)[1])
         except redis_errors() as exc:
-            raise StoreError(f"redis: cannot read the sample pages: {exc}") from exc
+            raise StoreError(f"redis: cannot read the sample pages: {exc}", "sample") from exc
         out = []
         for _, payload in sorted(stored.items(), key=lambda item: int(item[0])):
             page = json.loads(payload)
@@ -132,5 +134,5 @@ class RedisCoordinator(Coordinator):
         try:
             acquired = self.client.set(name, token, nx=True, px=max(int(ttl * 1000), 1))
         except redis_errors() as exc:
-            raise StoreError(f"redis: cannot take the fit lock: {exc}") from exc
+            raise StoreError(f"redis: cannot take the fit lock: {exc}", "lock") from exc
         return _RedisLock(self, name, token) if acquired else None

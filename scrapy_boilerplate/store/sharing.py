@@ -60,11 +60,15 @@ class Learned:
 
 @dataclass(frozen=True)
 class FitOutcome:
-    """What :meth:`SharedLearning.fit` did: ``fitted`` here, ``loaded`` another's, ``busy``, ``incomplete``."""
+    """What :meth:`SharedLearning.fit` did: ``fitted`` here, ``loaded`` another's, ``busy``, ``incomplete``.
+
+    ``store_error`` is the failure that kept a model fitted here from being stored (it is used all the same).
+    """
 
     status: str
     learned: Learned | None = None
     stored: bool = False
+    store_error: StoreError | None = None
 
 
 class SharedLearning:
@@ -144,36 +148,39 @@ class SharedLearning:
             return FitOutcome(BUSY)
         with lock:
             state = self.coordinator.state(self.spider, domain)
-            entry = self.store.entry(self.spider, domain)
             if state.closed:
-                stored = self.store.get(self.spider, domain)
-                if stored is not None and entry is not None and entry.generation >= state.generation:
-                    return FitOutcome(LOADED, Learned.from_stored(stored))
-                # Closed without a usable model (deleted, corrupt): sample again.
-                self.coordinator.restart_sample(
-                    self.spider, domain, max(state.generation, entry.generation if entry else 0)
-                )
-                return FitOutcome(INCOMPLETE)
+                return self._closed_sample(domain, state)
             known = {page.url: page for page in parsed}
             pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
             if len(pages) < self.sample_size:
                 return FitOutcome(INCOMPLETE)
-            learned, stored_ok = self._fit_and_store(domain, pages, state.generation)
-            if stored_ok:  # otherwise leave the sample open: another worker fits and stores it
+            learned, store_error = self._fit_and_store(domain, pages, state.generation)
+            if store_error is None:  # otherwise leave the sample open: another worker fits and stores it
                 self.coordinator.finish_sample(self.spider, domain, state.generation)
-        return FitOutcome(FITTED, learned, stored_ok)
+        return FitOutcome(FITTED, learned, store_error is None, store_error)
 
-    def _fit_and_store(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, bool]:
+    def _closed_sample(self, domain: str, state: SampleState) -> FitOutcome:
+        """The sample was fitted already: load that model, or sample again if it is gone (deleted, corrupt)."""
+        entry = self.store.entry(self.spider, domain)
+        stored = self.store.get(self.spider, domain)
+        if stored is not None and entry is not None and entry.generation >= state.generation:
+            return FitOutcome(LOADED, Learned.from_stored(stored))
+        self.coordinator.restart_sample(self.spider, domain, max(state.generation, entry.generation if entry else 0))
+        return FitOutcome(INCOMPLETE)
+
+    def _fit_and_store(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, StoreError | None]:
+        """The model fitted on ``pages``, and the error that kept it out of the store (None once stored).
+
+        A model that cannot be stored is used all the same; the next crawl re-learns it."""
         model = self.spec.create().fit(pages)
         cleaned = [model.clean(page) for page in pages]
         baseline = fit_baseline(model, pages, cleaned)
         stored = StoredModel.new(self.spider, domain, model, len(pages), baseline, generation)
+        store_error = None
         try:
             entry = self.store.put(stored)
-            stored_ok = True
-        except StoreError as exc:  # the crawl still uses the model; the next crawl re-learns it
-            logger.warning("boilerplate: could not store the model of %s: %s", domain, exc)
-            entry, stored_ok = stored.entry, False
+        except StoreError as exc:
+            entry, store_error = stored.entry, exc
         # The prepared pages serve their items, which never carry decisions (they are for the
         # inspection report): drop them.  Unread, they would keep each page's parsed tree (~0.5 MB on
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
@@ -181,7 +188,7 @@ class SharedLearning:
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
         prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned, strict=False)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
-        return Learned(model, entry, fingerprint, prepared), stored_ok
+        return Learned(model, entry, fingerprint, prepared), store_error
 
     def _prepared(self, cleaned: CleanedPage) -> CleanedPage:
         if self.keep_cleaned_html:
