@@ -5,6 +5,7 @@ from __future__ import annotations
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
+from scrapy_boilerplate.crawl.errors import bad_configuration
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 
 LEARNER_PATH = "scrapy_boilerplate.crawl.BoilerplateLearner"
@@ -16,7 +17,7 @@ def require_learner(crawler: Crawler, component: str) -> BoilerplateLearner:
         raise NotConfigured("BOILERPLATE_ENABLED is False")
     learner = crawler.get_extension(BoilerplateLearner)
     if learner is None:
-        raise ValueError(
+        raise bad_configuration(
             f"{component} needs the {LEARNER_PATH} extension: add it to EXTENSIONS "
             f'or enable the add-on with ADDONS = {{"scrapy_boilerplate.Addon": 500}}'
         )

@@ -8,6 +8,7 @@ from typing import Any
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
+from scrapy_boilerplate.crawl.errors import bad_setting
 from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 
@@ -87,10 +88,6 @@ SETTINGS: dict[str, SettingDoc] = {
 }
 
 
-def _fail(name: str, value: Any, why: str) -> ValueError:
-    return ValueError(f"{name}={value!r} is invalid: {why}")
-
-
 @dataclass(frozen=True)
 class BoilerplateConfig:
     """The validated plugin configuration; built once per crawler by :meth:`from_settings`."""
@@ -122,13 +119,13 @@ class BoilerplateConfig:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
-        """Read every setting; raise ``NotConfigured`` when disabled, ``ValueError`` naming a bad one."""
-        if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool):
+        """Read every setting; raise ``NotConfigured`` when disabled, :class:`BadSettingError` naming a bad one."""
+        if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool, "True or False"):
             raise NotConfigured("BOILERPLATE_ENABLED is False")
         hold_max_bytes = _positive_int(settings, "BOILERPLATE_HOLD_MAX_BYTES")
         slot_size = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", 5_000_000)
         if hold_max_bytes > slot_size * MAX_HOLD_SHARE_OF_SCRAPER_SLOT:
-            raise _fail(
+            raise bad_setting(
                 "BOILERPLATE_HOLD_MAX_BYTES",
                 hold_max_bytes,
                 f"must be at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot_size}), or held items stall the engine",
@@ -148,12 +145,12 @@ class BoilerplateConfig:
             hold_max_bytes=hold_max_bytes,
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
             quiet_seconds=_positive_float(settings, "BOILERPLATE_QUIET_SECONDS"),
-            clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool),
+            clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool, "True or False"),
             store=_store(settings),
             store_prefix=_prefix(settings),
             fit_lock_ttl=_positive_float(settings, "BOILERPLATE_FIT_LOCK_TTL"),
             store_poll=_positive_float(settings, "BOILERPLATE_STORE_POLL"),
-            drift_enabled=_get(settings, "BOILERPLATE_DRIFT_ENABLED", settings.getbool),
+            drift_enabled=_get(settings, "BOILERPLATE_DRIFT_ENABLED", settings.getbool, "True or False"),
             drift_window=_positive_int(settings, "BOILERPLATE_DRIFT_WINDOW"),
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
@@ -167,38 +164,38 @@ class BoilerplateConfig:
         return tuple(f for f in fields if f)
 
 
-def _get(settings: BaseSettings, name: str, getter: Any) -> Any:
+def _get(settings: BaseSettings, name: str, getter: Any, expected: str) -> Any:
     try:
         return getter(name, SETTINGS[name].default)
     except (TypeError, ValueError) as exc:
-        raise _fail(name, settings.get(name), str(exc)) from exc
+        raise bad_setting(name, settings.get(name), f"must be {expected}") from exc
 
 
 def _positive_int(settings: BaseSettings, name: str) -> int:
-    value = _get(settings, name, settings.getint)
+    value = _get(settings, name, settings.getint, "a positive integer")
     if value < 1:
-        raise _fail(name, value, "must be a positive integer")
+        raise bad_setting(name, value, "must be a positive integer")
     return value
 
 
 def _positive_float(settings: BaseSettings, name: str) -> float:
-    value = _get(settings, name, settings.getfloat)
+    value = _get(settings, name, settings.getfloat, "a positive number of seconds")
     if not value > 0:
-        raise _fail(name, value, "must be a positive number of seconds")
+        raise bad_setting(name, value, "must be a positive number of seconds")
     return value
 
 
 def _share(settings: BaseSettings, name: str) -> float:
-    value = _get(settings, name, settings.getfloat)
+    value = _get(settings, name, settings.getfloat, "a share of page text in (0, 1]")
     if not 0 < value <= 1:
-        raise _fail(name, value, "must be a share of page text in (0, 1]")
+        raise bad_setting(name, value, "must be a share of page text in (0, 1]")
     return value
 
 
 def _prefix(settings: BaseSettings) -> str:
     value = settings.get("BOILERPLATE_STORE_PREFIX", SETTINGS["BOILERPLATE_STORE_PREFIX"].default)
     if not isinstance(value, str) or not value.strip():
-        raise _fail("BOILERPLATE_STORE_PREFIX", value, "must be a non-empty string")
+        raise bad_setting("BOILERPLATE_STORE_PREFIX", value, "must be a non-empty string")
     return value
 
 
@@ -209,11 +206,11 @@ def _store(settings: BaseSettings) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str):
-        raise _fail("BOILERPLATE_STORE", value, "must be a directory path or a redis:// URL")
+        raise bad_setting("BOILERPLATE_STORE", value, "must be a directory path or a redis:// URL")
     try:
         check_location(value)
     except (ValueError, ImportError) as exc:
-        raise _fail("BOILERPLATE_STORE", value, str(exc)) from exc
+        raise bad_setting("BOILERPLATE_STORE", value, str(exc)) from exc
     return value
 
 
@@ -223,18 +220,18 @@ def _field(settings: BaseSettings, name: str, required: bool) -> str | None:
     if value in (None, "") and not required:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise _fail(name, value, "must be a non-empty item field name")
+        raise bad_setting(name, value, "must be a non-empty item field name")
     return value
 
 
 def _model_spec(settings: BaseSettings, name: str) -> ModelSpec:
     value = settings.get(name, SETTINGS[name].default)
     if not isinstance(value, str):
-        raise _fail(name, value, "must be a model spec string such as 'pvalue'")
+        raise bad_setting(name, value, "must be a model spec string such as 'pvalue'")
     try:
         return ModelSpec.parse(value)
     except ValueError as exc:
-        raise _fail(name, value, str(exc)) from exc
+        raise bad_setting(name, value, str(exc)) from exc
 
 
 def _fallback_spec(settings: BaseSettings) -> ModelSpec:
@@ -242,7 +239,7 @@ def _fallback_spec(settings: BaseSettings) -> ModelSpec:
     try:
         spec.create().fit([])
     except Exception as exc:  # any model error: the fallback must clean without a sample
-        raise _fail(
+        raise bad_setting(
             "BOILERPLATE_FALLBACK_MODEL", spec.label, f"must be a single-page model that fits without a sample ({exc})"
         ) from exc
     return spec

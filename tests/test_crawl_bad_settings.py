@@ -1,0 +1,43 @@
+"""A bad setting ends ``scrapy crawl`` with one line naming it, a non-zero exit and no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+SPIDER = """
+import scrapy
+
+class NoPages(scrapy.Spider):
+    name = "no_pages"
+    start_urls = []
+    custom_settings = {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "TELNETCONSOLE_ENABLED": False}
+"""
+
+
+def run_spider(tmp_path, *settings: str) -> subprocess.CompletedProcess[str]:
+    spider = tmp_path / "spider.py"
+    spider.write_text(SPIDER)
+    args = [arg for setting in settings for arg in ("-s", setting)]
+    command = [sys.executable, "-m", "scrapy", "runspider", str(spider), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("BOILERPLATE_SAMPLE_SIZE=0", "BOILERPLATE_SAMPLE_SIZE=0 is invalid: must be a positive integer"),
+        ("BOILERPLATE_SAMPLE_SIZE=abc", "BOILERPLATE_SAMPLE_SIZE='abc' is invalid: must be a positive integer"),
+        ("BOILERPLATE_MODEL=no_such_model", "BOILERPLATE_MODEL='no_such_model' is invalid: unknown model"),
+        ("BOILERPLATE_MODEL=style_tree:no_such_param=1", "BOILERPLATE_MODEL='style_tree:no_such_param=1' is invalid"),
+        ("BOILERPLATE_HOLD_TIMEOUT=-1", "BOILERPLATE_HOLD_TIMEOUT=-1.0 is invalid"),
+    ],
+)
+def test_a_bad_setting_gives_one_line_and_a_non_zero_exit(tmp_path, setting, message):
+    result = run_spider(tmp_path, setting)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line or "CRITICAL" in line]
+    assert len(errors) == 1 and message in errors[0], result.stderr[-3000:]
