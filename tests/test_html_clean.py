@@ -63,3 +63,12 @@ def test_outer_html_is_lxml_html_tostring_without_the_tail_and_drops_a_content_t
         == '<p class="x">a &amp; b<br>cd</p>'
     )
     assert outer_html(root) == lxml.html.tostring(root, encoding="unicode", with_tail=False)
+
+
+def test_a_tail_with_control_characters_is_kept_without_them_when_its_element_goes():
+    root = parse_html("<body><p>first</p><aside>menu</aside>\x08after\x01 it<div>x</div>\x0bend</body>").root
+    body = root.find("body")
+    remove_keeping_tail(body.find("aside"))  # the tail joins the previous sibling's
+    remove_keeping_tail(body.find("p"))  # ... then the parent's text
+    remove_keeping_tail(body.find("div"))
+    assert body.text == "after itend" and len(body) == 0

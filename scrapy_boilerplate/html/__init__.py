@@ -1,7 +1,13 @@
 """The one HTML layer every model uses: decode, parse, drop non-content, walk, blocks, text."""
 
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, is_block, iter_blocks
-from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS, drop_non_content, remove_keeping_tail
+from scrapy_boilerplate.html.clean import (
+    NON_CONTENT_TAGS,
+    drop_non_content,
+    remove_keeping_tail,
+    write_text,
+    xml_compatible,
+)
 from scrapy_boilerplate.html.decode import decode_html, looks_binary
 from scrapy_boilerplate.html.parse import ParsedHtml, parse_html
 from scrapy_boilerplate.html.text import body_text, normalize_space, raw_text, to_text
@@ -24,4 +30,6 @@ __all__ = [
     "raw_text",
     "remove_keeping_tail",
     "to_text",
+    "write_text",
+    "xml_compatible",
 ]

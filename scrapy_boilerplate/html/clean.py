@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import lxml.etree
 
 NON_CONTENT_TAGS: frozenset[str] = frozenset({"script", "style", "noscript", "template"})
+
+# What lxml refuses in a string written into a tree (XML 1.0 has no place for it): control
+# characters other than tab, newline and carriage return, U+FFFE, U+FFFF and lone surrogates.
+# libxml2's HTML parser keeps such characters in the text it reads, so text moved within a tree
+# may hold them.
+_XML_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_compatible(text: str) -> str:
+    """``text`` without the characters lxml refuses to write into a tree (see ``_XML_REFUSED``)."""
+    return _XML_REFUSED.sub("", text)
+
+
+def write_text(element: lxml.etree._Element, attribute: str, text: str | None) -> None:
+    """Set ``element.text`` or ``element.tail`` (``attribute``), dropping what lxml refuses to write.
+
+    Text read from a parsed page can hold control characters; lxml raises ``ValueError`` when
+    such text is written back, so it is written without them (no cost for text that has none).
+    """
+    try:
+        setattr(element, attribute, text)
+    except ValueError:
+        setattr(element, attribute, xml_compatible(text or "") or None)
 
 
 def remove_keeping_tail(element: lxml.etree._Element) -> None:
@@ -18,9 +42,9 @@ def remove_keeping_tail(element: lxml.etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            write_text(previous, "tail", (previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            write_text(parent, "text", (parent.text or "") + tail)
     parent.remove(element)
 
 

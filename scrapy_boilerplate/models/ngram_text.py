@@ -21,14 +21,13 @@ from dataclasses import dataclass
 import lxml.etree
 import numpy as np
 
-from scrapy_boilerplate.html import remove_keeping_tail
+from scrapy_boilerplate.html import remove_keeping_tail, xml_compatible
 from scrapy_boilerplate.models.arrays import true_runs
 from scrapy_boilerplate.models.ngram_corpus import code_points
 
 Element = lxml.etree._Element
 _PIECE_RE = re.compile(r"\w+")
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
-_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # lxml refuses these
 _KEEP_EMPTY = frozenset({"br", "img", "hr"})
 MAX_ANCHOR_TRIES = 8  # occurrences of a text node tried before falling back to its words
 _BMP = 0x10000
@@ -374,7 +373,7 @@ def _rewrite(nodes: TextNodes, words: Words, gone: np.ndarray) -> np.ndarray:
             text, lo, hi = texts[k], lows[k], highs[k]
             kept = [text[s:e] for s, e, g in zip(starts[lo:hi], ends[lo:hi], gone_list[lo:hi], strict=False) if not g]
             joined = (" " if text[:1].isspace() else "") + " ".join(kept) + (" " if text[-1:].isspace() else "")
-            new = _CONTROL_RE.sub("", joined) or None
+            new = xml_compatible(joined) or None
         if is_tail[k]:
             owners[k].tail = new
         else:
