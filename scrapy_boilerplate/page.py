@@ -29,8 +29,14 @@ class Page:
 
     @classmethod
     def from_response(cls, response: TextResponse) -> Page:
-        """Reuse Scrapy's own decoding (``response.text``)."""
-        return cls(response.text, response.url)
+        """Reuse Scrapy's own decoding (``response.text``), or ours when Scrapy's raises (a declared
+        charset that is no text encoding, e.g. ``base64``)."""
+        try:
+            text = response.text
+        except (LookupError, UnicodeError):
+            content_type = response.headers.get(b"Content-Type")
+            text = decode_html(response.body, content_type.decode("latin-1") if content_type else None)
+        return cls(text, response.url)
 
     @property
     def _parsed(self) -> tuple[lxml.etree._Element, bool]:

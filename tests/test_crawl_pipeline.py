@@ -221,6 +221,14 @@ def test_bytes_html_is_decoded():
     assert SITE[2].article_text.split("\n\n")[1][:60] in item["text"]
 
 
+def test_bytes_html_declaring_a_codec_that_is_no_text_encoding_is_cleaned():
+    html = SITE[2].html.replace('<meta charset="utf-8">', '<meta charset="base64">')
+    assert html != SITE[2].html
+    pipeline = make_pipeline(fitted())
+    item = process(pipeline, {"url": SITE[2].url, "html": html.encode("utf-8")})
+    assert SITE[2].article_text.split("\n\n")[1][:60] in item["text"]
+
+
 def test_a_failing_site_model_falls_back_and_the_item_says_so():
     pipeline = make_pipeline(Broken().fit([Page("<p>x</p>")]))
     item = process(pipeline, {"url": SITE[0].url, "html": SITE[0].html})

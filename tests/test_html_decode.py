@@ -1,4 +1,8 @@
+import pytest
+from scrapy.http import HtmlResponse
+
 from scrapy_boilerplate.html import decode_html, looks_binary
+from scrapy_boilerplate.page import Page
 
 
 def test_bom_wins_over_meta_and_header():
@@ -43,3 +47,23 @@ def test_undeclared_valid_utf8_stays_utf8_and_declared_charsets_win():
     legacy = "<p>aren’t</p>".encode("cp1252")
     assert "\ufffd" in decode_html(legacy, "text/html; charset=utf-8")  # a declared charset is obeyed
     assert "\ufffd" in decode_html(b'<meta charset="utf-8"><p>aren\x92t</p>')
+
+
+# Codecs Python knows that decode no text: a page declaring one is read as if it declared nothing.
+NON_TEXT_CODECS = ["base64", "hex", "rot13", "zlib", "bz2", "uu", "quopri", "idna", "undefined"]
+
+
+@pytest.mark.parametrize("codec", NON_TEXT_CODECS)
+def test_a_charset_that_is_no_text_encoding_is_passed_over(codec):
+    page = "<p>naïve café</p>".encode()
+    declared_in_meta = f'<meta charset="{codec}">'.encode() + page
+    assert decode_html(declared_in_meta).endswith("<p>naïve café</p>")
+    assert decode_html(page, f"text/html; charset={codec}") == "<p>naïve café</p>"
+    assert Page.from_bytes(declared_in_meta, "http://a.example/").html.endswith("<p>naïve café</p>")
+    response = HtmlResponse("http://a.example/", body=page, headers={"Content-Type": f"text/html; charset={codec}"})
+    assert Page.from_response(response).html == "<p>naïve café</p>"
+
+
+def test_a_usable_meta_charset_is_used_when_the_header_names_no_text_encoding():
+    body = '<meta charset="koi8-r"><p>привет</p>'.encode("koi8-r")
+    assert "привет" in decode_html(body, "text/html; charset=base64")

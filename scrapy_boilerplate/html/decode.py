@@ -27,12 +27,18 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
     """Decode ``body``: BOM first, then the ``Content-Type`` charset, then ``<meta>``, then UTF-8
     when the bytes are valid UTF-8, else Windows-1252.
 
-    Undecodable bytes become U+FFFD; the result never raises for any input bytes.
+    A declared charset that names a codec but no text encoding (``base64``, ``rot13``, ``zlib``,
+    ``idna``...) is passed over, as browsers pass over labels they do not know.  Undecodable
+    bytes become U+FFFD; the result never raises for any input bytes.
     """
     if not body:
         return ""
-    _, text = html_to_unicode(content_type, body, auto_detect_fun=undeclared_encoding)
-    return text
+    for declared in (content_type, None) if content_type else (None,):
+        try:
+            return html_to_unicode(declared, body, auto_detect_fun=undeclared_encoding)[1]
+        except (LookupError, UnicodeError):  # the charset declared here (header, then <meta>) decodes no text
+            continue
+    return body.decode(undeclared_encoding(body), "replace")
 
 
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
