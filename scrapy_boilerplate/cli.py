@@ -85,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="also write every prediction under this directory (one folder per model)",
     )
+    bench.add_argument(
+        "--folds",
+        type=_existing_dir,
+        default=None,
+        help="score a learned model (fusion) on each site with the fold weights trained without it "
+        "(written by train --folds K --folds-dir DIR): cross-validated figures",
+    )
     bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
     bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
@@ -107,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_arguments(inspect)
     add_models_parser(sub)
+    from scrapy_boilerplate.models.fusion.training.command import add_parser as add_train_parser
+
+    add_train_parser(sub)
     return parser
 
 
@@ -151,7 +161,7 @@ def run_extract(args: argparse.Namespace) -> int:
 
 def run_bench(args: argparse.Namespace) -> int:
     """Score each model and peer and print the side-by-side table."""
-    from scrapy_boilerplate.evaluation.bench import format_markdown, format_table, run_isolated
+    from scrapy_boilerplate.evaluation.bench import count_lost, format_markdown, format_table, run_isolated
     from scrapy_boilerplate.evaluation.peers import PEERS
 
     peers = [name.strip() for name in args.compare.split(",") if name.strip()]
@@ -162,9 +172,12 @@ def run_bench(args: argparse.Namespace) -> int:
     rows = []
     show = wants_progress(sys.stderr, args.quiet)
     for spec in args.model:
-        rows.append(run_isolated("model", args.data_dir, spec.label, args.sample_size, args.predictions, show))
+        rows.append(
+            run_isolated("model", args.data_dir, spec.label, args.sample_size, args.predictions, show, args.folds)
+        )
     for name in peers:
         rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions, show))
+    count_lost(rows)
     print(format_table(rows))
     if args.md:
         args.md.write_text(format_markdown(rows), encoding="utf-8")
@@ -187,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_inspect(args)
     if args.command == "models":
         return run_models(args)
+    if args.command == "train":
+        from scrapy_boilerplate.models.fusion.training.command import run_train
+
+        return run_train(args)
     return run_bench(args)
 
 

@@ -10,10 +10,11 @@ import multiprocessing
 import resource
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scrapy_boilerplate.corpus import Site, find_sites
+from scrapy_boilerplate.evaluation.heldout import HeldOut
 from scrapy_boilerplate.evaluation.metric import MeanScore, Score, mean_score, score_text
 from scrapy_boilerplate.evaluation.peers import load_peer
 from scrapy_boilerplate.models.spec import ModelSpec
@@ -21,6 +22,9 @@ from scrapy_boilerplate.offline import load_page, process_site
 from scrapy_boilerplate.progress import Progress
 
 SITE_LEVEL_MIN_PAGES = 5  # the development set's "site-level" subset: sites with >= 5 pages
+LOST_BELOW = 0.5  # a page "lost its article" under a model when its F1 is below this
+LOST_PEER = "readability"  # ... while this peer scores at least LOST_PEER_AT on it
+LOST_PEER_AT = 0.8
 
 
 @dataclass
@@ -34,6 +38,9 @@ class BenchRow:
     clean_ms_median: float
     peak_rss_mb: float
     failures: int
+    page_f1: dict[str, float] = field(default_factory=dict, repr=False)  # page path -> F1
+    note: str = ""  # how the figures were measured, when a reader must know (cross-validation)
+    lost: int | None = None  # pages whose article this model lost (see count_lost)
 
 
 def gold_path(page: Path) -> Path:
@@ -56,17 +63,24 @@ def _write_prediction(pred_dir: Path | None, site: Site, page: Path, text: str) 
 
 
 def _row(
-    label: str, scored: list[tuple[Site, Score]], fit_s: list[float], clean_s: list[float], failures: int
+    label: str,
+    scored: list[tuple[Site, Path, Score]],
+    fit_s: list[float],
+    clean_s: list[float],
+    failures: int,
+    note: str = "",
 ) -> BenchRow:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return BenchRow(
         label,
-        mean_score(score for _, score in scored),
-        mean_score(score for site, score in scored if is_site_level(site)),
+        mean_score(score for _, _, score in scored),
+        mean_score(score for site, _, score in scored if is_site_level(site)),
         statistics.median(fit_s) * 1000 if fit_s else None,
         statistics.median(clean_s) * 1000 if clean_s else 0.0,
         peak_mb,
         failures,
+        {str(path): score.f1 for _, path, score in scored},
+        note,
     )
 
 
@@ -80,14 +94,24 @@ def _progress(label: str, sites: list[Site], show: bool) -> Progress:
 
 
 def run_model(
-    data_dir: Path, spec: ModelSpec, sample_size: int, pred_dir: Path | None, show_progress: bool = False
+    data_dir: Path,
+    spec: ModelSpec,
+    sample_size: int,
+    pred_dir: Path | None,
+    show_progress: bool = False,
+    folds: Path | None = None,
 ) -> BenchRow:
-    """Fit and clean every site with ``spec`` and score the pages that have gold."""
+    """Fit and clean every site with ``spec`` and score the pages that have gold.
+
+    A model learned from labelled pages is scored on each site with the ``folds`` weights that
+    were trained without that site; without ``folds`` its row says when it was trained on them.
+    """
     scored, fit_s, clean_s, failures = [], [], [], 0
     sites = find_sites(data_dir)
     progress = _progress(spec.label, sites, show_progress)
+    held_out = HeldOut(spec, folds)
     for site in sites:
-        outcome = process_site(site, spec, sample_size, progress.page_done)
+        outcome = process_site(site, held_out.spec_for(site), sample_size, progress.page_done)
         progress.site_done()
         fit_s.append(outcome.fit_seconds)
         for page in outcome.pages:
@@ -97,9 +121,9 @@ def run_model(
             _write_prediction(pred_dir, site, page.path, page.text)
             gold = _gold(page.path)
             if gold is not None:
-                scored.append((site, score_text(page.text, gold)))
+                scored.append((site, page.path, score_text(page.text, gold)))
     progress.close()
-    return _row(spec.label, scored, fit_s, clean_s, failures)
+    return _row(held_out.label, scored, fit_s, clean_s, failures, held_out.note())
 
 
 def run_peer(data_dir: Path, name: str, pred_dir: Path | None, show_progress: bool = False) -> BenchRow:
@@ -121,17 +145,20 @@ def run_peer(data_dir: Path, name: str, pred_dir: Path | None, show_progress: bo
             _write_prediction(pred_dir, site, path, text)
             gold = _gold(path)
             if gold is not None:
-                scored.append((site, score_text(text, gold)))
+                scored.append((site, path, score_text(text, gold)))
             progress.page_done()
         progress.site_done()
     progress.close()
     return _row(name, scored, [], clean_s, failures)
 
 
-def _child(kind: str, data_dir: str, what: str, sample_size: int, pred_dir: str | None, show_progress: bool) -> dict:
+def _child(
+    kind: str, data_dir: str, what: str, sample_size: int, pred_dir: str | None, show_progress: bool, folds: str | None
+) -> dict:
     pred = Path(pred_dir) / what.replace(":", "_") if pred_dir else None
     if kind == "model":
-        row = run_model(Path(data_dir), ModelSpec.parse(what), sample_size, pred, show_progress)
+        spec = ModelSpec.parse(what)
+        row = run_model(Path(data_dir), spec, sample_size, pred, show_progress, Path(folds) if folds else None)
     else:
         row = run_peer(Path(data_dir), what, pred, show_progress)
     return asdict(row)
@@ -145,18 +172,35 @@ def _from_dict(data: dict) -> BenchRow:
 
 
 def run_isolated(
-    kind: str, data_dir: Path, what: str, sample_size: int, pred_dir: Path | None, show_progress: bool = False
+    kind: str,
+    data_dir: Path,
+    what: str,
+    sample_size: int,
+    pred_dir: Path | None,
+    show_progress: bool = False,
+    folds: Path | None = None,
 ) -> BenchRow:
     """Run one model or peer in a fresh child process and return its row.
 
     With ``show_progress`` the child draws its progress on the (shared) standard error.
     """
     context = multiprocessing.get_context("spawn")
+    arguments = (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None, show_progress)
     with context.Pool(1) as pool:
-        data = pool.apply(
-            _child, (kind, str(data_dir), what, sample_size, str(pred_dir) if pred_dir else None, show_progress)
-        )
+        data = pool.apply(_child, (*arguments, str(folds) if folds else None))
     return _from_dict(data)
+
+
+def count_lost(rows: list[BenchRow]) -> None:
+    """Set each row's ``lost``: pages under :data:`LOST_BELOW` F1 where the :data:`LOST_PEER` peer
+    scores :data:`LOST_PEER_AT` or more (left None when that peer was not run)."""
+    peer = next((row for row in rows if row.label == LOST_PEER), None)
+    if peer is None:
+        return
+    for row in rows:
+        row.lost = sum(
+            1 for path, f1 in row.page_f1.items() if f1 < LOST_BELOW and peer.page_f1.get(path, 0.0) >= LOST_PEER_AT
+        )
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
@@ -179,6 +223,7 @@ def format_table(rows: list[BenchRow]) -> str:
         "clean ms/page",
         "peak MB",
         "failed",
+        "lost",
     )
     lines = [header]
     for r in rows:
@@ -197,27 +242,47 @@ def format_table(rows: list[BenchRow]) -> str:
                 _fmt(r.clean_ms_median, 2),
                 _fmt(r.peak_rss_mb, 0),
                 str(r.failures),
+                _lost(r),
             )
         )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join(
+    table = "\n".join(
         "  ".join(
             cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=False))
         )
         for line in lines
     )
+    return table + "".join("\n" + line for line in footnotes(rows))
+
+
+def _lost(row: BenchRow) -> str:
+    if row.lost is None:
+        return "-"
+    share = row.lost / row.all.n if row.all.n else 0.0
+    return f"{row.lost} ({share:.1%})"
+
+
+def footnotes(rows: list[BenchRow]) -> list[str]:
+    """The lines under the table: what "lost" means, and how learned models were measured."""
+    notes = [row.note for row in rows if row.note]
+    if any(row.lost is not None for row in rows):
+        notes.append(
+            f"lost: pages with F1 < {LOST_BELOW} where {LOST_PEER} scores >= {LOST_PEER_AT} (the article was lost)"
+        )
+    return notes
 
 
 def format_markdown(rows: list[BenchRow]) -> str:
     """The same table as Markdown, for the README."""
     out = [
-        "| model | pages | P | R | F1 | site-level pages | P | R | F1 | fit ms/site | clean ms/page | peak MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| model | pages | P | R | F1 | site-level pages | P | R | F1 | fit ms/site | clean ms/page | peak MB | lost |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         out.append(
             f"| {r.label} | {r.all.n} | {_fmt(r.all.p)} | {_fmt(r.all.r)} | {_fmt(r.all.f1)} | {r.site_level.n} "
             f"| {_fmt(r.site_level.p)} | {_fmt(r.site_level.r)} | {_fmt(r.site_level.f1)} "
-            f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} |"
+            f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} | {_lost(r)} |"
         )
-    return "\n".join(out) + "\n"
+    notes = footnotes(rows)
+    return "\n".join(out) + "\n" + ("\n" + "\n\n".join(notes) + "\n" if notes else "")

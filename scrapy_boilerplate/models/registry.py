@@ -9,6 +9,7 @@ from scrapy_boilerplate.models.base import SiteModel
 
 # Built-in models and the module that defines each; imported on first use.
 _BUILTIN_MODULES: dict[str, str] = {
+    "fusion": "scrapy_boilerplate.models.fusion.model",
     "pvalue": "scrapy_boilerplate.models.pvalue",
     "block_dup": "scrapy_boilerplate.models.block_dup",
     "entropy": "scrapy_boilerplate.models.entropy",

@@ -1,0 +1,106 @@
+"""``fusion``: one learned block classifier over the site's evidence and the page's own cues.
+
+Each block of a page (the HTML layer's blocks) gets the page features of
+:mod:`.page_features` and, when the model was fitted on two or more pages of the site, the site
+features of :mod:`.site_features`; a gradient-boosted tree ensemble (:mod:`.trees`, weights
+trained by ``scrapy-boilerplate train``) turns them into P(main content), and the blocks at or
+above the threshold are the main text.  Fitted on fewer pages (or with ``site_features=false``) it
+is a single-page extractor: the site features are missing and the trees route them as trained.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+from functools import partial
+from typing import Any
+
+import lxml.html
+
+from scrapy_boilerplate.html import Block
+from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.fusion.explain import decisions
+from scrapy_boilerplate.models.fusion.features import feature_matrix
+from scrapy_boilerplate.models.fusion.page_features import page_blocks
+from scrapy_boilerplate.models.fusion.site_features import SiteEvidence
+from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
+from scrapy_boilerplate.models.registry import register
+from scrapy_boilerplate.page import Page
+
+BLOCK_SEPARATOR = "\n\n"
+
+
+def _block_html(block: Block) -> str:
+    if block.leaf:
+        return lxml.html.tostring(block.element, encoding="unicode", with_tail=False)
+    return f"<p>{html_lib.escape(block.text)}</p>"
+
+
+def _kept_html(kept: list[Block]) -> str:
+    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
+
+
+@register
+class FusionModel(SiteModel):
+    """Learned block classifier over site and page features.
+
+    Parameters
+    ----------
+    weights:
+        Path of a weights file written by ``scrapy-boilerplate train``; None: the shipped weights.
+    site_features:
+        Fit the site models on the sample (two pages or more); false: the single-page regime always.
+    threshold:
+        P(main content) at or above which a block is kept; None: the weights' own threshold.
+    """
+
+    name = "fusion"
+
+    def __init__(self, weights: str | None = None, site_features: bool = True, threshold: float | None = None) -> None:
+        super().__init__()
+        if weights is not None and not isinstance(weights, str):
+            raise ValueError(f"weights must be a file path, got {weights!r}")
+        if site_features not in (True, False):
+            raise ValueError(f"site_features must be true or false, got {site_features!r}")
+        if threshold is not None and not 0.0 <= float(threshold) <= 1.0:
+            raise ValueError(f"threshold must be within [0, 1], got {threshold!r}")
+        self.weights = weights
+        self.site_features = site_features
+        self.threshold = None if threshold is None else float(threshold)
+        self._evidence = SiteEvidence()
+
+    @property
+    def fitted_weights(self) -> FusionWeights:
+        """The weights in use (read once per process and file)."""
+        return load_weights(self.weights)
+
+    def _fit(self, pages: list[Page]) -> None:
+        self.fitted_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
+        self._evidence = SiteEvidence().fit(pages if self.site_features else [])
+
+    def probabilities(self, page: Page) -> tuple[list[Block], Any, Any]:
+        """The page's text blocks, their feature matrix and P(main content) of each."""
+        weights = self.fitted_weights
+        found = page_blocks(page, weights.vocabulary_bits)
+        site = self._evidence.features(page, found.blocks, found.tokens)
+        matrix = feature_matrix(found, site, len(weights.vocabulary))
+        return found.blocks, matrix, weights.trees.probabilities(matrix)
+
+    def _clean(self, page: Page) -> CleanedPage:
+        weights = self.fitted_weights
+        threshold = weights.threshold if self.threshold is None else self.threshold
+        blocks, matrix, probability = self.probabilities(page)
+        keep = (probability >= threshold).tolist()
+        kept = [block for block, k in zip(blocks, keep, strict=True) if k]
+        text = BLOCK_SEPARATOR.join(block.text for block in kept)
+        total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
+        explained = partial(decisions, page, blocks, keep, weights.trees, weights.names, matrix, probability, threshold)
+        score = float(probability.max()) if len(probability) else 0.0
+        return CleanedPage(text, partial(_kept_html, kept), self.name, total, len(text), score, explained)
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {"site": self._evidence.state()}, {}
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
+        if set(state) != {"site"} or arrays:
+            raise ModelFormatError(f"fusion state needs 'site' only, got {sorted(state)} and arrays {sorted(arrays)}")
+        self._evidence = SiteEvidence.from_state(state["site"])

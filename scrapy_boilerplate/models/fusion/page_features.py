@@ -1,0 +1,368 @@
+"""What a page alone says about each of its blocks: one pass over the blocks, one numeric row each.
+
+The rows hold the block's size, link share, prose cues (punctuation, function words), its tag and
+enclosing tags, its position, its distance to the nearest heading, the ``pvalue`` region the page's
+text density points at, and the same cues of the neighbouring blocks.  The words of the block's and
+its ancestors' class/id/role attributes are returned as bit masks over a vocabulary the weights
+file holds (learned from labelled pages), or as word sets when that vocabulary is being learned.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+import lxml.etree
+import numpy as np
+
+from scrapy_boilerplate.html import Block, iter_blocks, normalize_space, raw_text
+from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.html.text import collapsed_length
+from scrapy_boilerplate.models.fusion.lexicon import (
+    ANCESTOR_TAGS,
+    BLOCK_TAG_FEATURES,
+    HEADING_LEVELS,
+    PUNCTUATION,
+    ROLE_ATTRIBUTES,
+    SENTENCE_ENDS,
+    STOP_WORDS,
+)
+from scrapy_boilerplate.models.pvalue import PAPER_REMOVED_TAGS, highest_p
+from scrapy_boilerplate.models.pvalue_region import widen_to_siblings
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.tokenize import tokenize
+
+Element = lxml.etree._Element
+
+# The cues of one block that its neighbours see too (the context window).
+CONTEXT_CUES: tuple[str, ...] = ("chars_log", "link_share", "stop_share", "heading", "punct_rate")
+CONTEXT_OFFSETS: tuple[int, ...] = (-2, -1, 1, 2)
+OWN_FEATURES: tuple[str, ...] = (
+    "chars_log",
+    "words_log",
+    "link_share",
+    "stop_share",
+    "punct_rate",
+    "ends_sentence",
+    "digit_share",
+    "word_length",
+    "tags_per_word",
+    "leaf",
+    "heading",
+    *(f"tag_{tag}" for tag in BLOCK_TAG_FEATURES),
+    *(f"in_{tag}" for tag in ANCESTOR_TAGS),
+    "depth",
+    "position",
+    "chars_before",
+    "chars_after",
+    "blocks_since_heading",
+    "blocks_to_heading",
+    "after_h1",
+    "title_share",
+    "title_cover",
+    "share_of_largest",
+    "page_chars_log",
+    "page_blocks_log",
+    "pv_in_region",
+    "pv_ratio",
+    "parent_share",
+    "parent_link_share",
+    "grandparent_share",
+)
+PAGE_FEATURES: tuple[str, ...] = (
+    *OWN_FEATURES,
+    *(f"ctx{offset:+d}_{cue}" for offset in CONTEXT_OFFSETS for cue in CONTEXT_CUES),
+)
+_INDEX = {name: i for i, name in enumerate(PAGE_FEATURES)}
+_CONTEXT_COLUMNS = [_INDEX[cue] for cue in CONTEXT_CUES]
+_ANCESTOR_BITS = {tag: 1 << i for i, tag in enumerate(ANCESTOR_TAGS)}
+_ROLE_WORD = re.compile(r"[a-z]+")
+# A page of more blocks than this is a data dump, not an article: only its first ones are judged,
+# so that its clean stays within seconds (a 20 MB page of paragraphs has ~600,000).
+MAX_BLOCKS = 20_000
+_MAX_HEADING_GAP = 50.0  # block distances to a heading are capped here (and "none" reads as this)
+
+
+def role_words(element: Element) -> frozenset[str]:
+    """Lower-case letter runs of ``element``'s class, id, role and itemprop values."""
+    words: set[str] = set()
+    for name in ROLE_ATTRIBUTES:
+        value = element.get(name)
+        if value:
+            words.update(_ROLE_WORD.findall(value.lower()))
+    return frozenset(words)
+
+
+@dataclass
+class _Ancestry:
+    """Per element, memoised: depth, enclosing-tag bits, and the role words (or vocabulary bits)
+    of the element and its ancestors."""
+
+    vocabulary: dict[str, int] | None  # word -> bit; None: keep the words themselves
+
+    def __post_init__(self) -> None:
+        self.memo: dict[Element, tuple[int, int, int | frozenset[str]]] = {}
+
+    def of(self, element: Element) -> tuple[int, int, int | frozenset[str]]:
+        """(depth, bits of enclosing tags, role words or role bits) of ``element``: the tags of its
+        ancestors only, the role words of its ancestors and itself."""
+        memo = self.memo
+        known = memo.get(element)
+        if known is not None:
+            return known
+        chain = []
+        node: Element | None = element
+        while node is not None and node not in memo:
+            chain.append(node)
+            node = node.getparent()
+        parent = node
+        depth, bits, roles = memo[node] if node is not None else (0, 0, self._no_roles)
+        vocabulary = self.vocabulary
+        for node in reversed(chain):
+            if parent is not None:
+                tag = parent.tag
+                bits |= _ANCESTOR_BITS.get(tag, 0) if isinstance(tag, str) else 0
+            if node.attrib:
+                words = role_words(node)
+                if vocabulary is None:
+                    roles = roles | words  # type: ignore[operator]
+                else:
+                    for word in words:
+                        roles |= vocabulary.get(word, 0)  # type: ignore[operator]
+            depth += 1
+            memo[node] = (depth, bits, roles)
+            parent = node
+        return memo[element]
+
+    @property
+    def _no_roles(self) -> int | frozenset[str]:
+        return 0 if self.vocabulary is not None else frozenset()
+
+
+def _link_chars(block: Block) -> int:
+    """Visible characters of the block's text inside links (whitespace ignored)."""
+    element = block.element
+    anchors = element.iter("a") if block.leaf else (child for child in element if child.tag == "a")
+    total = 0
+    for anchor in anchors:
+        text = raw_text(anchor)
+        if text:
+            total += _visible_chars(text)
+    return total
+
+
+def _visible_chars(text: str) -> int:
+    return len("".join(text.split()))
+
+
+def _page_title_words(page: Page) -> set[str]:
+    for child in page.tree:
+        if child.tag == "head":
+            for item in child:
+                if item.tag == "title":
+                    return set(tokenize(normalize_space(raw_text(item))))
+    return set()
+
+
+@dataclass
+class _Region:
+    """The ``pvalue`` view of the page: per-element lengths and the widened max-P region."""
+
+    lengths: dict[Element, Lengths]
+    region: Element | None
+    best_p: float
+    page_text: int
+    page_valid: int
+
+
+def _pvalue_region(body: Element) -> _Region:
+    """The max-P element widened to its siblings, measured on the shared tree with the paper's
+    never-main-text tags skipped (the same score as ``pvalue``, without copying the page)."""
+    skipped = set(body.iter(*PAPER_REMOVED_TAGS))
+    skipped.discard(body)
+    lengths = measure(body, collapsed_length, skipped)
+    if body not in lengths:
+        return _Region(lengths, None, 0.0, 0, 0)
+    page = lengths[body]
+    best, best_p = highest_p(lengths, page.valid_text)
+    region = widen_to_siblings(best, body, lengths) if best is not None else None
+    return _Region(lengths, region, best_p, page.text, page.valid_text)
+
+
+def _p_of(lengths: Lengths | None, page_valid: int) -> float:
+    if lengths is None or lengths.markup <= 0 or page_valid <= 0:
+        return 0.0
+    return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid)
+
+
+@dataclass
+class PageBlocks:
+    """One page's text blocks, their tokens, page features and role words (or role bits)."""
+
+    blocks: list[Block]
+    tokens: list[list[str]]
+    features: np.ndarray  # float64, (blocks, len(PAGE_FEATURES))
+    roles: list  # per block: an int of vocabulary bits, or a frozenset of words when learning
+
+
+def text_blocks(page: Page) -> list[Block]:
+    """The page's first :data:`MAX_BLOCKS` blocks that hold visible text, in document order."""
+    return list(itertools.islice((block for block in iter_blocks(page.body) if block.text), MAX_BLOCKS))
+
+
+def _inside(element: Element, region: Element | None, memo: dict[Element, bool]) -> bool:
+    """Whether ``element`` is ``region`` or lies inside it (memoised per ancestor)."""
+    if region is None:
+        return False
+    chain = []
+    node: Element | None = element
+    answer = False
+    while node is not None:
+        known = memo.get(node)
+        if known is not None:
+            answer = known
+            break
+        if node is region:
+            answer = True
+            break
+        chain.append(node)
+        node = node.getparent()
+    for visited in chain:
+        memo[visited] = answer
+    return answer
+
+
+def page_blocks(page: Page, vocabulary: dict[str, int] | None) -> PageBlocks:
+    """Blocks of ``page`` with one row of :data:`PAGE_FEATURES` each.
+
+    ``vocabulary`` maps role words to bits; None keeps each block's role words instead (training).
+    The features are computed a column at a time (lists, then numpy): a per-cell write into a numpy
+    row costs more than the cue itself.
+    """
+    blocks = text_blocks(page)
+    tokens = [tokenize(block.text) for block in blocks]
+    n = len(blocks)
+    rows = np.full((n, len(PAGE_FEATURES)), np.nan)
+    if not n:
+        return PageBlocks(blocks, tokens, rows, [])
+    ancestry = _Ancestry(vocabulary)
+    found = [ancestry.of(block.element) for block in blocks]
+    column = rows.T  # a view: writing a column writes the rows
+    chars = np.array([_visible_chars(block.text) for block in blocks], dtype=np.float64)
+    _own_cues(column, blocks, tokens, chars, _page_title_words(page))
+    bits = np.array([bits for _, bits, _ in found], dtype=np.int64)
+    for tag, bit in _ANCESTOR_BITS.items():
+        column[_INDEX[f"in_{tag}"]] = (bits & bit) > 0
+    column[_INDEX["link_share"]][(bits & _ANCESTOR_BITS["a"]) > 0] = 1.0
+    column[_INDEX["depth"]] = [depth for depth, _, _ in found]
+    _position_cues(column, chars)
+    _region_cues(column, blocks, _pvalue_region(page.body))
+    _context(rows)
+    return PageBlocks(blocks, tokens, rows, [role for _, _, role in found])
+
+
+def _position_cues(column: np.ndarray, chars: np.ndarray) -> None:
+    """Where each block sits: its rank, the text before and after it, and the nearest headings."""
+    n = len(chars)
+    total = float(chars.sum()) or 1.0
+    after = np.cumsum(chars)
+    column[_INDEX["position"]] = np.arange(n) / n
+    column[_INDEX["chars_before"]] = (after - chars) / total
+    column[_INDEX["chars_after"]] = (total - after) / total
+    column[_INDEX["share_of_largest"]] = chars / (chars.max() or 1.0)
+    column[_INDEX["page_chars_log"]] = math.log1p(total)
+    column[_INDEX["page_blocks_log"]] = math.log1p(n)
+    level = column[_INDEX["heading"]]
+    heads = np.flatnonzero(level > 0)
+    index = np.arange(n)
+    previous = np.searchsorted(heads, index, side="left") - 1  # the last heading strictly before
+    since = np.where(previous >= 0, index - heads[np.maximum(previous, 0)] if len(heads) else 0, _MAX_HEADING_GAP)
+    following = np.searchsorted(heads, index, side="right")  # the first heading strictly after
+    to_next = np.where(
+        following < len(heads),
+        heads[np.minimum(following, len(heads) - 1)] - index if len(heads) else 0,
+        _MAX_HEADING_GAP,
+    )
+    column[_INDEX["blocks_since_heading"]] = np.minimum(since, _MAX_HEADING_GAP)
+    column[_INDEX["blocks_to_heading"]] = np.minimum(to_next, _MAX_HEADING_GAP)
+    h1 = np.flatnonzero(level == 1)
+    column[_INDEX["after_h1"]] = index > h1[0] if len(h1) else 0.0
+
+
+def _own_cues(
+    column: np.ndarray, blocks: list[Block], tokens: list[list[str]], chars: np.ndarray, title: set[str]
+) -> None:
+    """The blocks' own size, link and prose cues, tags and words shared with the page title."""
+    words = np.array([len(t) for t in tokens], dtype=np.float64)
+    per_word = np.divide(1.0, words, out=np.zeros_like(words), where=words > 0)
+    texts = [block.text for block in blocks]
+    column[_INDEX["chars_log"]] = np.log1p(chars)
+    column[_INDEX["words_log"]] = np.log1p(words)
+    links = np.array([_link_chars(block) for block in blocks], dtype=np.float64)
+    column[_INDEX["link_share"]] = np.minimum(np.divide(links, chars, out=np.zeros_like(chars), where=chars > 0), 1.0)
+    stop = STOP_WORDS.__contains__
+    column[_INDEX["stop_share"]] = np.array([sum(map(stop, t)) for t in tokens]) * per_word
+    column[_INDEX["punct_rate"]] = np.array([sum(map(text.count, PUNCTUATION)) for text in texts]) * per_word
+    column[_INDEX["ends_sentence"]] = [text.rstrip()[-1:] in SENTENCE_ENDS for text in texts]
+    column[_INDEX["digit_share"]] = np.array([sum(map(str.isdigit, t)) for t in tokens]) * per_word
+    column[_INDEX["word_length"]] = chars * per_word
+    n_tags = [_count_elements(block.element) if block.leaf else 1 for block in blocks]
+    column[_INDEX["tags_per_word"]] = np.array(n_tags) / (words + 1)
+    column[_INDEX["leaf"]] = [block.leaf for block in blocks]
+    tags = [block.element.tag for block in blocks]
+    for name in BLOCK_TAG_FEATURES:
+        column[_INDEX[f"tag_{name}"]] = [tag == name for tag in tags]
+    column[_INDEX["heading"]] = [HEADING_LEVELS.get(tag, 0) for tag in tags]
+    if title:
+        common = [len(title.intersection(t)) for t in tokens]
+        distinct = [len(set(t)) or 1 for t in tokens]
+        column[_INDEX["title_share"]] = np.array(common) / np.array(distinct)
+        column[_INDEX["title_cover"]] = np.array(common) / len(title)
+    else:
+        column[_INDEX["title_share"]] = column[_INDEX["title_cover"]] = 0.0
+
+
+def _count_elements(element: Element) -> int:
+    return sum(1 for _ in element.iter(lxml.etree.Element))
+
+
+def _region_cues(column: np.ndarray, blocks: list[Block], region: _Region) -> None:
+    """Whether each block lies in the ``pvalue`` region, and the P and text share around it."""
+    lengths, page_valid = region.lengths, region.page_valid
+    inside: dict[Element, bool] = {}
+    elements = [block.element for block in blocks]
+    column[_INDEX["pv_in_region"]] = [_inside(el, region.region, inside) for el in elements]
+    best = region.best_p
+    column[_INDEX["pv_ratio"]] = [_p_of(lengths.get(el), page_valid) / best if best > 0 else 0.0 for el in elements]
+    page_text = region.page_text or 1
+    parents = [el.getparent() for el in elements]
+    above = [lengths.get(parent) if parent is not None else None for parent in parents]
+    grand = [
+        lengths.get(parent.getparent()) if parent is not None and parent.getparent() is not None else None
+        for parent in parents
+    ]
+    nan = math.nan
+    column[_INDEX["parent_share"]] = [a.text / page_text if a is not None else nan for a in above]
+    column[_INDEX["parent_link_share"]] = [
+        (a.link_text / a.text if a.text else 0.0) if a is not None else nan for a in above
+    ]
+    column[_INDEX["grandparent_share"]] = [
+        g.text / page_text if g is not None else (a.text / page_text if a is not None else nan)
+        for a, g in zip(above, grand, strict=True)
+    ]
+
+
+def _context(rows: np.ndarray) -> None:
+    """Copy each block's context cues into its neighbours' rows (NaN past the page's ends)."""
+    n = len(rows)
+    cues = rows[:, _CONTEXT_COLUMNS]
+    for offset in CONTEXT_OFFSETS:
+        columns = [_INDEX[f"ctx{offset:+d}_{cue}"] for cue in CONTEXT_CUES]
+        shifted = np.full_like(cues, np.nan)
+        if offset < 0 and n > -offset:
+            shifted[-offset:] = cues[:offset]
+        elif offset > 0 and n > offset:
+            shifted[:-offset] = cues[offset:]
+        rows[:, columns] = shifted

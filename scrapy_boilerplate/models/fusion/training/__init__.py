@@ -1,0 +1,1 @@
+"""Training the fusion weights (needs the ``train`` extra: LightGBM)."""

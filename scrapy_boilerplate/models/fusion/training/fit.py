@@ -1,0 +1,178 @@
+"""Fitting the fusion trees with LightGBM and exporting them to the weights format.
+
+Deterministic: fixed seed, one thread, no early stopping on a random split, rows in the order
+the sites were read; the same rows give the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from scrapy_boilerplate.models.fusion.features import role_columns, role_mask
+from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
+from scrapy_boilerplate.models.fusion.training.dataset import PageRows
+from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
+from scrapy_boilerplate.models.fusion.weights import MAX_VOCABULARY, FusionWeights, feature_names
+
+SEED = 20240527
+PARAMS: dict[str, Any] = {
+    "objective": "cross_entropy",
+    "learning_rate": 0.08,
+    "num_leaves": 24,
+    "max_depth": 7,
+    "min_data_in_leaf": 80,
+    "lambda_l2": 2.0,
+    "feature_fraction": 0.8,
+    "bagging_fraction": 0.8,
+    "bagging_freq": 1,
+    "num_iterations": 200,
+}
+MIN_ROLE_SITES = 8  # a role word must label blocks on this many sites to be learned (no site quirks)
+
+
+def _entropy(positive: np.ndarray, total: np.ndarray) -> np.ndarray:
+    p = np.clip(positive / np.maximum(total, 1e-12), 1e-12, 1 - 1e-12)
+    return -(p * np.log(p) + (1 - p) * np.log(1 - p))
+
+
+def select_vocabulary(rows: Sequence[PageRows], size: int = MAX_VOCABULARY) -> list[str]:
+    """The role words whose presence best splits main content from boilerplate (information gain,
+    blocks weighted by tokens), among words seen on at least :data:`MIN_ROLE_SITES` sites."""
+    weight_of: dict[str, float] = defaultdict(float)
+    positive_of: dict[str, float] = defaultdict(float)
+    sites_of: dict[str, set[str]] = defaultdict(set)
+    total = positive = 0.0
+    for page in rows:
+        for words, label, tokens in zip(page.roles, page.labels.tolist(), page.tokens.tolist(), strict=True):
+            weight = float(tokens)
+            total += weight
+            positive += weight * label
+            for word in words:
+                weight_of[word] += weight
+                positive_of[word] += weight * label
+                sites_of[word].add(page.site)
+    words = sorted(w for w in weight_of if len(sites_of[w]) >= MIN_ROLE_SITES)
+    if not words or total <= 0:
+        return []
+    w1 = np.array([weight_of[w] for w in words])
+    p1 = np.array([positive_of[w] for w in words])
+    w0, p0 = total - w1, positive - p1
+    gain = _entropy(np.array(positive), np.array(total)) - (
+        w1 / total * _entropy(p1, w1) + w0 / total * _entropy(p0, w0)
+    )
+    order = sorted(range(len(words)), key=lambda i: (-gain[i], words[i]))
+    return sorted(words[i] for i in order[:size])
+
+
+def training_matrix(rows: Sequence[PageRows], vocabulary: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features, labels, weights) of both regimes; each page's blocks weigh by their share of its tokens."""
+    bits = {word: 1 << i for i, word in enumerate(vocabulary)}
+    parts, labels, weights = [], [], []
+    missing = np.full((1, len(SITE_FEATURES)), np.nan, dtype=np.float32)
+    for page in rows:
+        roles = role_columns([role_mask(words, bits) for words in page.roles], len(vocabulary)).astype(np.float32)
+        share = page.tokens / max(int(page.tokens.sum()), 1) * len(page.tokens)
+        regimes = [np.broadcast_to(missing, (len(page.labels), len(SITE_FEATURES)))]
+        if page.site_features is not None:
+            regimes.append(page.site_features)
+        for site_part in regimes:
+            parts.append(np.hstack([page.features, site_part, roles]))
+            labels.append(page.labels)
+            weights.append(share)
+    return np.vstack(parts), np.concatenate(labels), np.concatenate(weights).astype(np.float64)
+
+
+def train_weights(rows: Sequence[PageRows], params: dict[str, Any] | None = None) -> FusionWeights:
+    """Select the role vocabulary, fit the trees on ``rows`` and return them as weights."""
+    import lightgbm
+
+    settings = {**PARAMS, **(params or {})}
+    vocabulary = select_vocabulary(rows)
+    names = feature_names(vocabulary)
+    features, labels, weights = training_matrix(rows, vocabulary)
+    dataset = lightgbm.Dataset(
+        features, label=labels, weight=weights, feature_name=[f"f{i}" for i in range(len(names))], free_raw_data=True
+    )
+    fixed = {
+        "seed": SEED,
+        "deterministic": True,
+        "force_col_wise": True,
+        "num_threads": 1,
+        "verbosity": -1,
+        "zero_as_missing": False,
+    }
+    booster = lightgbm.train({**settings, **fixed}, dataset)
+    trees = export_trees(booster.dump_model())
+    trained_on = frozenset(page.site for page in rows)
+    training = {"params": settings, "pages": len(rows), "sites": len(trained_on), "blocks": int(len(labels))}
+    return FusionWeights(vocabulary, trees, 0.5, trained_on, training)
+
+
+def export_trees(dump: dict[str, Any]) -> TreeEnsemble:
+    """LightGBM's ``dump_model()`` as flat :class:`TreeEnsemble` arrays (numerical splits only)."""
+    feature: list[int] = []
+    threshold: list[float] = []
+    nan_left: list[bool] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
+
+    def add(node: dict[str, Any]) -> int:
+        index = len(feature)
+        feature.append(-1)
+        threshold.append(0.0)
+        nan_left.append(False)
+        left.append(index)
+        right.append(index)
+        value.append(float(node.get("leaf_value", node.get("internal_value", 0.0))))
+        return index
+
+    for tree in dump["tree_info"]:
+        stack = [(tree["tree_structure"], add(tree["tree_structure"]))]
+        roots.append(stack[0][1])
+        while stack:
+            node, index = stack.pop()
+            if "split_feature" not in node:
+                continue
+            if node.get("decision_type") != "<=":
+                raise ValueError(f"cannot export split {node.get('decision_type')!r}: numerical splits only")
+            missing = node.get("missing_type")
+            cut = float(node["threshold"])
+            if missing == "NaN":
+                nan_left[index] = bool(node["default_left"])
+            elif missing == "None":
+                nan_left[index] = cut >= 0.0  # LightGBM reads NaN as 0 when it saw none in training
+            else:
+                raise ValueError(f"cannot export missing type {missing!r}")
+            feature[index] = int(node["split_feature"])
+            threshold[index] = cut
+            left_index, right_index = add(node["left_child"]), add(node["right_child"])  # adjacent
+            left[index], right[index] = left_index, right_index
+            stack += [(node["left_child"], left_index), (node["right_child"], right_index)]
+    n_features = len(dump.get("feature_names", [])) or (max(feature) + 1 if feature else 0)
+    return TreeEnsemble.from_json(
+        {
+            "feature": feature,
+            "threshold": threshold,
+            "nan_left": nan_left,
+            "left": left,
+            "right": right,
+            "value": value,
+            "roots": roots,
+            "bias": 0.0,
+        },
+        max(n_features, 1),
+    )
+
+
+def log_loss(probability: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> float:
+    """Weighted cross-entropy of soft labels (for reports)."""
+    p = np.clip(probability, 1e-9, 1 - 1e-9)
+    loss = -(labels * np.log(p) + (1 - labels) * np.log(1 - p))
+    return float((loss * weights).sum() / weights.sum()) if len(weights) else math.nan
