@@ -54,6 +54,7 @@ class FusionModel(SiteModel):
     """
 
     name = "fusion"
+    learned_from_pages = True  # bench scores it on held-out sites only (see evaluation.heldout)
 
     def __init__(self, weights: str | None = None, site_features: bool = True, threshold: float | None = None) -> None:
         super().__init__()
