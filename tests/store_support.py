@@ -34,7 +34,7 @@ def _free_port() -> int:
 def running_redis(port: int, workdir: Path) -> Iterator[str]:
     """Yield the URL of a Redis server started here on ``port`` (another free port if a server of
     another test session already answers there) and shut down after."""
-    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
     if _ping(f"redis://127.0.0.1:{port}/0"):  # not ours: it may stop while we still need one
         port = _free_port()
     url = f"redis://127.0.0.1:{port}/0"

@@ -41,7 +41,7 @@ def test_too_many_sampling_domains_evict_the_oldest_to_the_fallback():
 
 
 def test_the_page_offered_when_the_shared_store_fails_still_holds_its_item():
-    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
     lrn = learner(BOILERPLATE_STORE="redis://127.0.0.1:1/0", BOILERPLATE_SAMPLE_SIZE=5)  # nothing listens there
     page = make_site("a.example", 1)[0]
     lrn.add_sample("a.example", Page(page.html, page.url))

@@ -191,7 +191,7 @@ def test_directory_layout_is_spider_then_domain_json(tmp_path):
 
 
 def test_redis_down_raises_store_error_not_a_crash():
-    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
     store = open_store("redis://127.0.0.1:1/0")
     store.client.connection_pool.connection_kwargs.update(socket_connect_timeout=0.5, retry_on_timeout=False)
     with pytest.raises(StoreError, match="redis"):

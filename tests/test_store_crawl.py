@@ -86,7 +86,7 @@ def test_a_corrupt_stored_model_is_counted_and_re_learned(site, tmp_path):
 
 def test_an_unreachable_redis_store_never_stops_the_crawl(site, tmp_path):
     base, gold = site
-    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate[redis]')")
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
     settings = {
         "BOILERPLATE_MODEL": MODEL,
         "BOILERPLATE_SAMPLE_SIZE": 10,

@@ -60,7 +60,7 @@ def load_peer(name: str) -> Extractor:
         return factory()
     except ImportError as exc:
         raise PeerUnavailableError(
-            f"peer {name!r} is not installed ({exc.name}); pip install 'scrapy-boilerplate[bench]'"
+            f"peer {name!r} needs {exc.name}, which is not installed: pip install 'scrapy-boilerplate-learner[bench]'"
         ) from exc
 
 

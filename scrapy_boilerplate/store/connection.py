@@ -25,7 +25,7 @@ def redis_from_url(url: str, **params: Any) -> redis.Redis:
     try:
         import redis
     except ImportError as exc:
-        raise ImportError("a Redis store needs redis-py: pip install 'scrapy-boilerplate[redis]'") from exc
+        raise ImportError("a Redis store needs redis-py: pip install 'scrapy-boilerplate-learner[redis]'") from exc
 
     options = {**DEFAULT_PARAMS, **{k: v for k, v in params.items() if k not in _IGNORED_PARAMS}}
     return redis.Redis.from_url(url, **options)

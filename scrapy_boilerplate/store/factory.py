@@ -40,7 +40,7 @@ def check_location(uri: str) -> None:
         try:
             import redis  # noqa: F401 - only checking that it is installed
         except ImportError:
-            raise ImportError("a Redis store needs redis-py: pip install 'scrapy-boilerplate[redis]'") from None
+            raise ImportError("a Redis store needs redis-py: pip install 'scrapy-boilerplate-learner[redis]'") from None
     elif "://" in uri and not uri.startswith("file://"):
         raise ValueError(f"unsupported store {uri!r}: use a directory, file://, redis://, rediss:// or unix://")
 
