@@ -1,4 +1,7 @@
-"""The ``scrapy-boilerplate`` command: ``extract`` cleans saved sites, ``bench`` scores models, ``inspect`` shows why."""
+"""The ``scrapy-boilerplate`` command: ``extract`` cleans saved sites, ``bench`` scores models, ``inspect`` shows why.
+
+Help texts are plain text: argparse prints them as written, so they carry no reStructuredText.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +22,11 @@ from scrapy_boilerplate.store.cli import add_models_parser, run_models
 logger = logging.getLogger("scrapy_boilerplate")
 
 DEFAULT_SAMPLE_SIZE = 20
+DESCRIPTION = (
+    "Learn each site's template from a sample of its pages and strip the boilerplate: extract cleans "
+    "saved sites, bench scores models against gold text, inspect shows what a model removed and why, "
+    "models manages the models a crawl stored."
+)
 
 
 def _positive_int(text: str) -> int:
@@ -46,14 +54,19 @@ def _existing_dir(text: str) -> Path:
     return path
 
 
+def _command(sub: argparse._SubParsersAction, name: str, summary: str) -> argparse.ArgumentParser:
+    """A sub-command whose own --help starts with the summary the command list shows."""
+    return sub.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="scrapy-boilerplate", description=DESCRIPTION)
     parser.add_argument("-v", "--verbose", action="store_true", help="log every skipped page and fit")
     sub = parser.add_subparsers(dest="command", required=True)
     models = ", ".join(available_models())
 
-    extract = sub.add_parser("extract", help="fit one model per site and write each page's main text")
+    extract = _command(sub, "extract", "fit one model per site and write each page's main text")
     extract.add_argument(
         "--model",
         type=_model_spec,
@@ -70,15 +83,27 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
     extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
-    bench = sub.add_parser("bench", help="score models (and peers) against gold .txt files beside each page")
+    bench = _command(sub, "bench", "score models (and other extractors) against the gold .txt beside each page")
     bench.add_argument(
         "--model",
         type=_model_specs,
         required=True,
+        metavar="SPECS",
         help="comma-separated model specs, e.g. pvalue,pvalue:variant=paper",
     )
-    bench.add_argument("--compare", default="", help="comma-separated peers: trafilatura, readability, everything")
-    bench.add_argument("--sample-size", type=_positive_int, default=DEFAULT_SAMPLE_SIZE)
+    bench.add_argument(
+        "--compare",
+        default="",
+        metavar="PEERS",
+        help="comma-separated other extractors to score alongside: trafilatura, readability (these two need "
+        "the bench extra), everything (all visible text)",
+    )
+    bench.add_argument(
+        "--sample-size",
+        type=_positive_int,
+        default=DEFAULT_SAMPLE_SIZE,
+        help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})",
+    )
     bench.add_argument(
         "--predictions",
         type=Path,
@@ -95,11 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--md", type=Path, default=None, help="also write the table as Markdown")
     bench.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     bench.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
-    bench.add_argument("data_dir", type=_existing_dir)
+    bench.add_argument(
+        "data_dir", type=_existing_dir, help="directory of sites: DATA_DIR/<site>/<page>.html with <page>.txt gold"
+    )
 
     from scrapy_boilerplate.inspection.command import add_arguments
 
-    inspect = sub.add_parser("inspect", help="write an HTML report of what a model kept and removed on one page")
+    inspect = _command(sub, "inspect", "write an HTML report of what a model kept and removed on one page")
     inspect.add_argument(
         "--model",
         type=_model_spec,
@@ -162,12 +189,18 @@ def run_extract(args: argparse.Namespace) -> int:
 def run_bench(args: argparse.Namespace) -> int:
     """Score each model and peer and print the side-by-side table."""
     from scrapy_boilerplate.evaluation.bench import count_lost, format_markdown, format_table, run_isolated
-    from scrapy_boilerplate.evaluation.peers import PEERS
+    from scrapy_boilerplate.evaluation.peers import PEERS, PeerUnavailableError, load_peer
 
     peers = [name.strip() for name in args.compare.split(",") if name.strip()]
     unknown = [name for name in peers if name not in PEERS]
     if unknown:
         print(f"bench: unknown peer(s) {unknown}; choose from {', '.join(PEERS)}", file=sys.stderr)
+        return 2
+    try:
+        for name in peers:  # before any model runs: a missing peer would only show after them
+            load_peer(name)
+    except PeerUnavailableError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
         return 2
     rows = []
     show = wants_progress(sys.stderr, args.quiet)

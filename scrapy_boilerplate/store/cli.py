@@ -20,6 +20,13 @@ from scrapy_boilerplate.store.record import StoreEntry, decode_record
 from scrapy_boilerplate.store.redis_backend import DEFAULT_PREFIX
 
 
+def _action(
+    actions: argparse._SubParsersAction, name: str, summary: str, common: argparse.ArgumentParser
+) -> argparse.ArgumentParser:
+    """A ``models`` sub-command whose own --help starts with the summary the command list shows."""
+    return actions.add_parser(name, parents=[common], help=summary, description=summary[0].upper() + summary[1:] + ".")
+
+
 def add_models_parser(sub: argparse._SubParsersAction) -> None:
     """Register the ``models`` command and its sub-commands on the main parser."""
     common = argparse.ArgumentParser(add_help=False)
@@ -31,21 +38,22 @@ def add_models_parser(sub: argparse._SubParsersAction) -> None:
     common.add_argument(
         "--prefix", default=None, help=f"Redis key prefix (default: BOILERPLATE_STORE_PREFIX, else {DEFAULT_PREFIX!r})"
     )
-    models = sub.add_parser("models", help="manage stored site models (list, show, delete, export, import)")
+    summary = "manage stored site models (list, show, delete, export, import)"
+    models = sub.add_parser("models", help=summary, description=summary[0].upper() + summary[1:] + ".")
     actions = models.add_subparsers(dest="action", required=True)
 
-    listing = actions.add_parser("list", parents=[common], help="one line per stored model")
+    listing = _action(actions, "list", "one line per stored model", common)
     listing.add_argument("--spider", default=None, help="only this spider's models")
-    show = actions.add_parser("show", parents=[common], help="a stored model's metadata as JSON")
-    delete = actions.add_parser("delete", parents=[common], help="remove stored models")
+    show = _action(actions, "show", "a stored model's metadata as JSON", common)
+    delete = _action(actions, "delete", "remove stored models", common)
     for parser in (show, delete):
-        parser.add_argument("spider")
-        parser.add_argument("domains", nargs="+", metavar="domain")
-    export = actions.add_parser("export", parents=[common], help="write records as JSON Lines")
+        parser.add_argument("spider", help="the spider whose models to use")
+        parser.add_argument("domains", nargs="+", metavar="domain", help="a domain, as models list shows it")
+    export = _action(actions, "export", "write records as JSON Lines", common)
     export.add_argument("--spider", default=None, help="only this spider's models")
     export.add_argument("--domain", action="append", default=None, help="only this domain (repeatable)")
     export.add_argument("file", help="output file, - for standard output")
-    load = actions.add_parser("import", parents=[common], help="read records written by export")
+    load = _action(actions, "import", "read records written by export", common)
     load.add_argument("file", help="input file, - for standard input")
 
 
