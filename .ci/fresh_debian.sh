@@ -52,13 +52,21 @@ as_user() { in_root su - user -c "$1"; }
 
 echo "== apt-get install python3 git"
 in_root sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 git' >"$WORK/apt.log" 2>&1
+
+# A machine on this network trusts what this host trusts: its local CA certificates (a TLS proxy's,
+# for instance) and /etc/pip.conf, if it has them, are carried over. Nothing else is.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$TARGET/usr/local/share/ca-certificates/"
+    in_root update-ca-certificates >/dev/null 2>&1
+fi
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$TARGET/etc/pip.conf"
 in_root useradd --create-home --shell /bin/bash user
 echo "python3: $(in_root python3 --version); git: $(in_root git --version)"
 echo "python (unversioned): $(in_root sh -c 'command -v python || echo absent')"
 echo "python3 -m venv has pip: $(in_root python3 -c 'import ensurepip' >/dev/null 2>&1 && echo yes || echo no)"
 
 echo "== git clone (branch $BRANCH)"
-as_user "git clone --quiet --branch '$BRANCH' /tmp/repo.bundle project && git -C project log --oneline -1"
+as_user "git clone --quiet --branch '$BRANCH' /tmp/repo.bundle project && git -C project log -1 --format='%h %<(72,trunc)%s'"
 
 # The README's "Set up" block: every line of its first fenced block that is not a comment.
 mapfile -t COMMANDS < <(awk '/^## Set up/{on=1} on&&/^```/{n++; next} on&&n==1&&!/^#/&&NF' "$ROOT/README.md")
