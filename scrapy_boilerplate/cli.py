@@ -23,9 +23,9 @@ logger = logging.getLogger("scrapy_boilerplate")
 
 DEFAULT_SAMPLE_SIZE = 20
 DESCRIPTION = (
-    "Learn each site's template from a sample of its pages and strip the boilerplate: extract cleans "
-    "saved sites, bench scores models against gold text, inspect shows what a model removed and why, "
-    "models manages the models a crawl stored."
+    "Learn each site's template from a sample of its pages and strip the boilerplate: clean saved sites, "
+    "score models against gold text, see what a model removed and why, manage the models a crawl stored. "
+    "Each command's --help says more."
 )
 
 

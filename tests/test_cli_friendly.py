@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -16,14 +17,19 @@ from scrapy_boilerplate.cli import build_parser, main
 SAVED_PAGES = Path(__file__).resolve().parent.parent / "example_project" / "saved_pages"
 # reStructuredText and Markdown markup that argparse would print as is.
 MARKUP = re.compile(r"``|`[^`\n]+`|:(?:class|func|meth|mod|attr|data|ref):|\*\*")
-COMMANDS = [
-    [],
-    ["extract"],
-    ["bench"],
-    ["inspect"],
-    ["models"],
-    *(["models", action] for action in ("list", "show", "delete", "export", "import")),
-]
+
+
+def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every command and sub-command of the parser, as the words that name it."""
+    found = [list(path)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += command_paths(sub, (*path, name))
+    return found
+
+
+COMMANDS = command_paths(build_parser())
 
 
 def help_text(command: list[str], capsys) -> str:

@@ -14,6 +14,11 @@ import zlib
 from pathlib import Path
 
 DEFAULT_SAMPLE_SIZE = 20
+DESCRIPTION = """Fit the fusion model's weights on sites whose pages have gold text.
+
+-o FILE writes weights trained on every site; --folds K --folds-dir DIR writes K fold weights,
+each trained without one K-th of the sites (grouped by site), for bench --folds DIR to score
+every site with weights that never saw it."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     train = sub.add_parser(
         "train",
         help="train the fusion model's weights on pages with gold text (needs the train extra)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     train.add_argument("data_dir", type=Path, help="directory of sites whose pages have gold .txt files beside them")
