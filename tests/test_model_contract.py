@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import lxml.html
 import pytest
@@ -105,6 +106,34 @@ def test_load_rejects_damaged_or_foreign_files(name):
         load_model(json.dumps({**data, "params": {"no_such_param": 1}}).encode())
     with pytest.raises(ModelFormatError):
         load_model(json.dumps({**data, "state": "garbage"}).encode())
+
+
+def damaged_documents(data: bytes) -> list[bytes]:
+    """Damage that JSON parses but a loader may trip on: each raised something other than
+    ``ModelFormatError`` once (a 4,301-digit integer, a list for the model name, an array shape of
+    +-1e400 or -Infinity, an ngram cut of +-Infinity, deep nesting)."""
+    document = json.loads(data)
+    damaged = [
+        data.replace(b'"version":', b'"version":' + b"7" * 4301 + b',"was":', 1),
+        json.dumps({**document, "model": [document["model"]]}).encode(),
+        data.replace(b'"state":', b'"state":' + b"[" * 100_000 + b"]" * 100_000 + b',"was":', 1),
+    ]
+    for shape in (b"1e400", b"-1e400", b"-Infinity"):
+        damaged.append(re.sub(rb'"shape":\[\d+', b'"shape":[' + shape, data, count=1))
+    if isinstance(document["state"].get("cut"), dict):
+        for value in ("inf", "-inf"):
+            cut = {**document["state"]["cut"], "n": float(value)}
+            damaged.append(json.dumps({**document, "state": {**document["state"], "cut": cut}}).encode())
+    return [d for d in damaged if d != data]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_load_raises_only_model_format_error_for_values_json_allows(name):
+    pages, _ = site_pages()
+    data = dump_model(create_model(name).fit(pages))
+    for damaged in damaged_documents(data):
+        with pytest.raises(ModelFormatError):
+            load_model(damaged)
 
 
 def test_unfitted_model_cannot_be_saved():

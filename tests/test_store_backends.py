@@ -116,7 +116,10 @@ def _corrupt(store, data: bytes) -> None:
         store.path("news", "news.example").write_bytes(data)
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "future-version", "foreign-model"])
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "truncated", "future-version", "foreign-model", "huge-integer", "infinite-pages", "model-a-list"],
+)
 def test_a_corrupt_record_is_logged_counted_and_treated_as_absent(store, damage, caplog):
     stored, pages = fitted()
     store.put(stored)
@@ -129,9 +132,17 @@ def test_a_corrupt_record_is_logged_counted_and_treated_as_absent(store, damage,
     elif damage == "future-version":
         document["model"]["version"] = 99
         bad = json.dumps(document).encode()
-    else:
+    elif damage == "foreign-model":
         document["model"]["model"] = "no-such-model"
         bad = json.dumps(document).encode()
+    elif damage == "huge-integer":  # more digits than Python converts to an int by default
+        bad = good.replace(b'"pages":6', b'"pages":' + b"6" * 4301, 1)
+    elif damage == "infinite-pages":
+        bad = good.replace(b'"pages":6', b'"pages":1e400', 1)
+    else:
+        document["model"]["model"] = ["pvalue"]
+        bad = json.dumps(document).encode()
+    assert bad != good
     _corrupt(store, bad)
     with caplog.at_level(logging.WARNING):
         assert store.get("news", "news.example") is None

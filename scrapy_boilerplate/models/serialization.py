@@ -97,7 +97,7 @@ def _decode_array(name: str, spec: Any, plain: bool = False) -> np.ndarray | pya
         return np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape).copy()
     except ModelFormatError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:  # OverflowError: a shape of inf
         raise ModelFormatError(f"array {name!r} is malformed: {exc}") from exc
 
 
@@ -117,21 +117,37 @@ def dump_model(model: SiteModel) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+def parse_json(data: bytes, what: str) -> Any:
+    """The JSON document in ``data``; ``ModelFormatError`` (naming ``what``) for anything else.
+
+    Beyond malformed JSON, ``json`` raises ``ValueError`` for an integer of more than 4,300 digits
+    and ``RecursionError`` for deeply nested arrays: a damaged file must not get either out.
+    """
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ModelFormatError(f"not a {what}: {exc}") from exc
+
+
+# What a model's constructor or ``_set_state`` may raise on values of the wrong type or range
+# (e.g. ``int(float("inf"))``) that its own checks missed: loading reports them as a bad file.
+_STATE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+
+
 def load_model(data: bytes | dict[str, Any]) -> SiteModel:
-    """Rebuild a fitted model from :func:`dump_model` output (bytes, or already parsed), validating every part."""
+    """Rebuild a fitted model from :func:`dump_model` output (bytes, or already parsed), validating every part.
+
+    Raises ``ModelFormatError`` and nothing else for any damaged, foreign or outdated input."""
     from scrapy_boilerplate.models.registry import UnknownModelError, get_model_class
 
-    if isinstance(data, dict):
-        document: Any = data
-    else:
-        try:
-            document = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ModelFormatError(f"not a model file: {exc}") from exc
+    document = data if isinstance(data, dict) else parse_json(data, "model file")
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelFormatError("not a scrapy-boilerplate model file")
+    name = document.get("model")
+    if not isinstance(name, str):
+        raise ModelFormatError(f"model name must be a string, got {type(name).__name__}")
     try:
-        cls = get_model_class(document.get("model"))
+        cls = get_model_class(name)
     except UnknownModelError as exc:
         raise ModelFormatError(str(exc)) from exc
     if document.get("version") != cls.format_version:
@@ -144,9 +160,15 @@ def load_model(data: bytes | dict[str, Any]) -> SiteModel:
         raise ModelFormatError("model file lacks params, state or arrays")
     try:
         model = cls(**params)
-    except (TypeError, ValueError) as exc:
+    except _STATE_ERRORS as exc:
         raise ModelFormatError(f"bad {cls.name} parameters: {exc}") from exc
     plain = not cls.numpy_state
-    model._set_state(state, {name: _decode_array(name, spec, plain) for name, spec in arrays.items()})
+    decoded = {key: _decode_array(key, spec, plain) for key, spec in arrays.items()}
+    try:
+        model._set_state(state, decoded)
+    except ModelFormatError:
+        raise
+    except _STATE_ERRORS as exc:
+        raise ModelFormatError(f"{cls.name} state does not load: {exc!r}") from exc
     model._fitted = True
     return model

@@ -8,6 +8,7 @@ through the same validation as a saved one, and never through pickle.
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
 import time
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
-from scrapy_boilerplate.models.serialization import dump_model, load_model
+from scrapy_boilerplate.models.serialization import dump_model, load_model, parse_json
 
 RECORD_FORMAT = "scrapy-boilerplate/stored-model"
 RECORD_VERSION = 1
@@ -102,8 +103,10 @@ class StoreEntry:
             raise StoreFormatError(f"record metadata lacks {exc}") from None
         if not all(isinstance(value, str) for value in strings.values()):
             raise StoreFormatError("record spider, domain, model and fitter must be strings")
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in numbers.values()):
-            raise StoreFormatError("record pages, generation and fitted_at must be non-negative numbers")
+        if not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < math.inf for v in numbers.values()
+        ):
+            raise StoreFormatError("record pages, generation and fitted_at must be finite non-negative numbers")
         if not isinstance(params, dict):
             raise StoreFormatError("record params must be an object")
         return cls(
@@ -153,9 +156,9 @@ def encode_record(stored: StoredModel) -> bytes:
 
 def _parse(data: bytes) -> dict[str, Any]:
     try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise StoreFormatError(f"not a stored-model record: {exc}") from exc
+        document = parse_json(data, "stored-model record")
+    except ModelFormatError as exc:
+        raise StoreFormatError(str(exc)) from exc
     if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
         raise StoreFormatError("not a scrapy-boilerplate stored-model record")
     if document.get("version") != RECORD_VERSION:
@@ -181,12 +184,7 @@ def decode_record(data: bytes) -> StoredModel:
     model_document = document.get("model")
     if not isinstance(model_document, dict):
         raise StoreFormatError("record holds no model")
-    try:
-        model = load_model(model_document)
-    except ModelFormatError:
-        raise
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:  # a state _set_state missed
-        raise StoreFormatError(f"stored {entry.model} model does not load: {exc!r}") from exc
+    model = load_model(model_document)
     if model.name != entry.model:
         raise StoreFormatError(f"record says model {entry.model!r} but holds a {model.name!r} model")
     return StoredModel(replace(entry, params=model.get_params()), model)
