@@ -15,9 +15,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from scrapy_boilerplate.models.ngram_corpus import build_corpus
-from scrapy_boilerplate.models.ngram_count import NGramCounter
-from scrapy_boilerplate.models.ngram_fast import AlternationTables, find_optimal_fast
+from scrapy_boilerplate.models.ngram.corpus import build_corpus
+from scrapy_boilerplate.models.ngram.counting import NGramCounter
+from scrapy_boilerplate.models.ngram.find_optimal import AlternationTables, find_optimal_fast
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.evaluation.bench import gold_path, is_site_level
 from scrapy_boilerplate.evaluation.metric import mean_score, score_text
-from scrapy_boilerplate.models.block_dup import BlockDupModel
+from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
 from scrapy_boilerplate.offline import load_page
 
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model
-from scrapy_boilerplate.models.block_common import text_blocks
-from scrapy_boilerplate.models.block_dup import BlockDupModel
-from scrapy_boilerplate.models.block_index import BlockIndex, block_vectors
+from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
+from scrapy_boilerplate.models.blocks.common import text_blocks
+from scrapy_boilerplate.models.blocks.index import BlockIndex, block_vectors
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 
@@ -139,7 +139,7 @@ def listing_page(seed: int, rows: int) -> Page:
 @pytest.mark.parametrize("threshold", [0.5, 0.9])
 def test_repeated_and_frequent_blocks_still_match_like_brute_force(monkeypatch, threshold):
     # Few postings per feature count as frequent here, so the capped path is the one checked.
-    monkeypatch.setattr("scrapy_boilerplate.models.block_index.FREQUENT_POSTINGS", 3)
+    monkeypatch.setattr("scrapy_boilerplate.models.blocks.index.FREQUENT_POSTINGS", 3)
     vectors = [block_vectors(text_blocks(listing_page(seed, 60))) for seed in range(4)]
     index = BlockIndex.build(vectors[1:])
     query = vectors[0]

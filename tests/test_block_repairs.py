@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scrapy_boilerplate.html import iter_blocks, parse_html
-from scrapy_boilerplate.models.block_repairs import best_run, link_density
+from scrapy_boilerplate.models.blocks.repairs import best_run, link_density
 
 
 def test_best_run_pays_for_removed_characters_between_kept_ones():

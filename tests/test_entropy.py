@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model
-from scrapy_boilerplate.models.entropy import EntropyModel, block_entropy, feature_entropies, greedy_threshold
+from scrapy_boilerplate.models.blocks.entropy import EntropyModel, block_entropy, feature_entropies, greedy_threshold
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 

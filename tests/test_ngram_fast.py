@@ -7,10 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from scrapy_boilerplate.models import ngram_paper as paper
-from scrapy_boilerplate.models.ngram_corpus import collapse, corpus_of
-from scrapy_boilerplate.models.ngram_count import NGramCounter
-from scrapy_boilerplate.models.ngram_fast import (
+from scrapy_boilerplate.models.ngram import reference as paper
+from scrapy_boilerplate.models.ngram.corpus import collapse, corpus_of
+from scrapy_boilerplate.models.ngram.counting import NGramCounter
+from scrapy_boilerplate.models.ngram.find_optimal import (
     AlternationTables,
     alternation_table,
     find_optimal_fast,
@@ -18,7 +18,7 @@ from scrapy_boilerplate.models.ngram_fast import (
     top_positions,
     window_min,
 )
-from scrapy_boilerplate.models.ngram_hash import HashIndex, covered, delimiter_inside, hash_at, hash_windows
+from scrapy_boilerplate.models.ngram.hashing import HashIndex, covered, delimiter_inside, hash_at, hash_windows
 
 
 def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
@@ -113,7 +113,7 @@ def test_window_min():
 
 
 def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
-    import scrapy_boilerplate.models.ngram_count as count
+    import scrapy_boilerplate.models.ngram.counting as count
 
     docs = random_docs(7)
     expected = paper.find_optimal(docs)
@@ -125,8 +125,8 @@ def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
 def test_tiny_chunks_change_no_count(monkeypatch, delimiters):
     """The counter sorts, gathers and ranks chunk by chunk (and the table counts so): chunk
     borders, and groups larger than a chunk, must not change a table or the cut point."""
-    import scrapy_boilerplate.models.ngram_count as count
-    import scrapy_boilerplate.models.ngram_fast as fast
+    import scrapy_boilerplate.models.ngram.counting as count
+    import scrapy_boilerplate.models.ngram.find_optimal as fast
 
     monkeypatch.setattr(count, "_CHUNK", 50)
     monkeypatch.setattr(fast, "_CHUNK", 37)

@@ -9,8 +9,8 @@ import pytest
 
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
-from scrapy_boilerplate.models.ngram import NGramModel
-from scrapy_boilerplate.models.ngram_text import RemovedRanges
+from scrapy_boilerplate.models.ngram.model import NGramModel
+from scrapy_boilerplate.models.ngram.text_ranges import RemovedRanges
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
@@ -144,7 +144,7 @@ def test_char_ranges_are_maximal_runs():
 
 
 def test_words_split_on_every_kind_of_whitespace_as_str_split_does():
-    from scrapy_boilerplate.models.ngram_text import split_words
+    from scrapy_boilerplate.models.ngram.text_ranges import split_words
 
     texts = ["a\xa0b\u3000c", " \u2009lead and trail\n", "x\x1cy", "one", "\U0001f600 emoji\u200bzero-width"]
     words = split_words(texts)
@@ -168,7 +168,7 @@ def test_removed_ranges_count_the_removed_characters_before_any_position():
 
 def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -> str:
     from scrapy_boilerplate.html import to_text
-    from scrapy_boilerplate.models.ngram_text import keep_text
+    from scrapy_boilerplate.models.ngram.text_ranges import keep_text
 
     page = Page(html)
     removed = np.zeros(len(html), dtype=bool)
@@ -182,7 +182,7 @@ def _keep(html: str, removed_spans: list[tuple[int, int]], share: float = 0.0) -
 def test_elements_left_without_text_go_with_their_subtree_but_their_tails_stay():
     import lxml.html
 
-    from scrapy_boilerplate.models.ngram_text import keep_text
+    from scrapy_boilerplate.models.ngram.text_ranges import keep_text
 
     html = (
         '<html><body><div><ul><li><a>Home</a></li><li><a>News</a><img src="n.png"></li></ul>'
@@ -222,7 +222,7 @@ def test_a_spec_label_parses_back_to_the_same_spec():
 
 
 def test_absence_proofs_never_skip_a_text_that_occurs():
-    from scrapy_boilerplate.models.ngram_text import AbsenceProof
+    from scrapy_boilerplate.models.ngram.text_ranges import AbsenceProof
 
     sources = [
         "<p>caf\u00e9 &amp; cr\u00e8me</p>\r\n<p>two\r\nlines</p>",
@@ -238,7 +238,7 @@ def test_absence_proofs_never_skip_a_text_that_occurs():
 
 
 def test_absence_proofs_catch_decoded_entities_and_crlf_sources():
-    from scrapy_boilerplate.models.ngram_text import AbsenceProof
+    from scrapy_boilerplate.models.ngram.text_ranges import AbsenceProof
 
     crlf = AbsenceProof("<p>caf&eacute;</p>\r\n<p>two\r\nlines</p>\r\n")
     assert crlf.cannot_occur("caf\u00e9")  # the parser decoded the entity: no such character in the source
@@ -249,7 +249,7 @@ def test_absence_proofs_catch_decoded_entities_and_crlf_sources():
 
 
 def test_solid_chars_agrees_with_str_isspace_on_every_code_point():
-    from scrapy_boilerplate.models.ngram_text import solid_chars
+    from scrapy_boilerplate.models.ngram.text_ranges import solid_chars
 
     codes = np.arange(0x110000, dtype=np.uint32)
     expected = np.array([not chr(code).isspace() for code in range(0x110000)])
@@ -257,7 +257,7 @@ def test_solid_chars_agrees_with_str_isspace_on_every_code_point():
 
 
 def test_word_pieces_skip_occurrences_inside_tags_up_to_the_try_limit():
-    from scrapy_boilerplate.models.ngram_text import MAX_ANCHOR_TRIES, SourceAligner
+    from scrapy_boilerplate.models.ngram.text_ranges import MAX_ANCHOR_TRIES, SourceAligner
 
     html = '<p>caf&eacute; <a title="word word">x</a> word</p>'
     text_at = html.rindex("word")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_boilerplate.models.ngram_paper import (
+from scrapy_boilerplate.models.ngram.reference import (
     alternation,
     boundaries,
     countsort,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scrapy_boilerplate.html import parse_html
-from scrapy_boilerplate.models.sst_build import ElementNode, content_features, is_leaf
+from scrapy_boilerplate.models.style_tree.build import ElementNode, content_features, is_leaf
 
 
 def test_add_features_counts_each_feature_per_page_in_any_call_order():
@@ -46,7 +46,7 @@ def test_content_features_shingle_words_in_order_with_links_and_images():
 
 
 def test_shifted_gives_runs_of_n_consecutive_words():
-    from scrapy_boilerplate.models.sst_build import _shifted
+    from scrapy_boilerplate.models.style_tree.build import _shifted
 
     words = ["a", "b", "c", "d"]
     assert list(_shifted(words, 3)) == [("a", "b", "c"), ("b", "c", "d")]
@@ -62,7 +62,7 @@ def test_add_features_of_a_new_node_keeps_the_leaf_order():
 
 
 def test_text_features_counts_words_or_shingles_in_first_seen_order():
-    from scrapy_boilerplate.models.sst_build import text_features
+    from scrapy_boilerplate.models.style_tree.build import text_features
 
     assert list(text_features("B a b, A", 1).items()) == [("b", 2), ("a", 2)]
     assert text_features("one two three one two", 2) == {"one two": 2, "two three": 1, "three one": 1}
@@ -71,7 +71,7 @@ def test_text_features_counts_words_or_shingles_in_first_seen_order():
 
 
 def test_leaf_features_equal_content_features_for_repeated_leaves():
-    from scrapy_boilerplate.models.sst_build import LeafFeatures
+    from scrapy_boilerplate.models.style_tree.build import LeafFeatures
 
     body = parse_html(
         '<body><p>Home <a href="/a">About us</a></p><p>Home <a href="/b">About us</a></p>'

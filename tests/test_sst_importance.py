@@ -2,7 +2,7 @@
 
 
 def test_spread_total_sums_the_entropies_of_features_on_several_pages():
-    from scrapy_boilerplate.models.sst_importance import EntropyCache, entropy
+    from scrapy_boilerplate.models.style_tree.importance import EntropyCache, entropy
 
     per_pages = [{0: 1, 1: 1}, {0: 3}, {0: 1, 1: 2, 2: 1}, {1: 1, 2: 1}]
     cache = EntropyCache()

@@ -1,11 +1,11 @@
-"""``sst_map``'s regions: NamedTuples made at C speed, with the verdict of their style node."""
+"""``style_tree.mapping``'s regions: NamedTuples made at C speed, with the verdict of their style node."""
 
 from __future__ import annotations
 
 import lxml.etree
 
-from scrapy_boilerplate.models.sst_compact import MEANINGFUL, NOISY, CompactNode
-from scrapy_boilerplate.models.sst_map import Region, Verdicts
+from scrapy_boilerplate.models.style_tree.compact import MEANINGFUL, NOISY, CompactNode
+from scrapy_boilerplate.models.style_tree.mapping import Region, Verdicts
 
 
 def test_verdicts_make_regions_like_the_namedtuple_does():

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
-from scrapy_boilerplate.models.sst_importance import mark
-from scrapy_boilerplate.models.style_tree import StyleTreeModel
+from scrapy_boilerplate.models.style_tree.build import BuildOptions, SiteStyleTree
+from scrapy_boilerplate.models.style_tree.importance import mark
+from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
 from scrapy_boilerplate.page import Page
 
 NAV = '<div class="nav"><a href="/home">Home</a><a href="/news">News</a></div>'

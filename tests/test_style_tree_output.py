@@ -1,6 +1,6 @@
 import lxml.etree
 
-from scrapy_boilerplate.models.style_tree import StyleTreeModel
+from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 

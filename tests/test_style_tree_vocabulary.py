@@ -1,5 +1,5 @@
 from scrapy_boilerplate.html import parse_html
-from scrapy_boilerplate.models.style_tree_refine import Removal, drop_by_vocabulary
+from scrapy_boilerplate.models.style_tree.refine import Removal, drop_by_vocabulary
 
 _PAGE = (
     "<body><div class='sidebar'><div class='share'>share this</div>" + "<p>{}</p>" + "</div>"

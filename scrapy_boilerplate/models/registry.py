@@ -10,11 +10,11 @@ from scrapy_boilerplate.models.base import SiteModel
 # Built-in models and the module that defines each; imported on first use.
 _BUILTIN_MODULES: dict[str, str] = {
     "fusion": "scrapy_boilerplate.models.fusion.model",
-    "pvalue": "scrapy_boilerplate.models.pvalue",
-    "block_dup": "scrapy_boilerplate.models.block_dup",
-    "entropy": "scrapy_boilerplate.models.entropy",
-    "ngram": "scrapy_boilerplate.models.ngram",
-    "style_tree": "scrapy_boilerplate.models.style_tree",
+    "pvalue": "scrapy_boilerplate.models.pvalue.model",
+    "block_dup": "scrapy_boilerplate.models.blocks.block_dup",
+    "entropy": "scrapy_boilerplate.models.blocks.entropy",
+    "ngram": "scrapy_boilerplate.models.ngram.model",
+    "style_tree": "scrapy_boilerplate.models.style_tree.model",
 }
 
 

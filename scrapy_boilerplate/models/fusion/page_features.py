@@ -29,8 +29,8 @@ from scrapy_boilerplate.models.fusion.lexicon import (
     SENTENCE_ENDS,
     STOP_WORDS,
 )
-from scrapy_boilerplate.models.pvalue import PAPER_REMOVED_TAGS, highest_p
-from scrapy_boilerplate.models.pvalue_region import widen_to_siblings
+from scrapy_boilerplate.models.pvalue.model import PAPER_REMOVED_TAGS, highest_p
+from scrapy_boilerplate.models.pvalue.region import widen_to_siblings
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 

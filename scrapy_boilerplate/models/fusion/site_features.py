@@ -19,12 +19,12 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
-from scrapy_boilerplate.models.block_dup import BlockDupModel
-from scrapy_boilerplate.models.block_index import block_vectors
-from scrapy_boilerplate.models.entropy import EntropyModel, block_entropy, word_pairs
+from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
+from scrapy_boilerplate.models.blocks.entropy import EntropyModel, block_entropy, word_pairs
+from scrapy_boilerplate.models.blocks.index import block_vectors
 from scrapy_boilerplate.models.serialization import dump_model, load_model
-from scrapy_boilerplate.models.sst_compact import NOISY
-from scrapy_boilerplate.models.style_tree import StyleTreeModel
+from scrapy_boilerplate.models.style_tree.compact import NOISY
+from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
 from scrapy_boilerplate.page import Page
 
 Element = lxml.etree._Element

@@ -14,7 +14,7 @@ blocks keeps growing.  Terms a new page brings that the sample never saw count a
 development data called for: adjacent term pairs as features (common words no longer make an
 article look like the template), a fixed threshold of ``IMPROVED_THRESHOLD`` (the greedy search
 stops at the first plateau, often at 0, keeping almost nothing) and the repairs of
-:mod:`scrapy_boilerplate.models.block_repairs`.
+:mod:`scrapy_boilerplate.models.blocks.repairs`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.block_common import (
+from scrapy_boilerplate.models.blocks.common import (
     PARTITIONS,
     BlockVerdict,
     assemble,
@@ -165,7 +165,7 @@ class EntropyModel(SiteModel):
             else:
                 verdicts.append(BlockVerdict(False, f"entropy {entropy:.2f} > threshold {threshold:.2f}: redundant"))
         if self.variant == "improved":
-            from scrapy_boilerplate.models.block_repairs import repair
+            from scrapy_boilerplate.models.blocks.repairs import repair
 
             verdicts = repair(blocks, verdicts)
         return verdicts

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
+from scrapy_boilerplate.models.ngram.corpus import SEP, Corpus
 
 MAX_PERCENT = 100
 NEVER = MAX_PERCENT + 1  # bucket of positions no top-a share covers (no n-gram starts there)

@@ -7,7 +7,7 @@ count is the number of 0/1 boundaries summed over documents.  FindOptimal walks 
 to (n, a+1) or (n+1, a) while that lowers the count.
 
 This module is slow (a dict of n-grams per n) and exists to pin the semantics down: the fast
-implementation (:mod:`scrapy_boilerplate.models.ngram_fast`) must agree with it exactly.
+implementation (:mod:`scrapy_boilerplate.models.ngram.find_optimal`) must agree with it exactly.
 Choices the paper leaves open, made identically in both:
 
 - n-grams never cross document boundaries (the count is defined per document);
@@ -97,7 +97,7 @@ def fig3_walk(count: Callable[[int, int], int], longest: int) -> CutPoint:
     """Fig. 3: walk from (2, 1) to the neighbour that lowers ``count(n, a)`` until none does.
 
     Guarded as the issue asks: n never passes the longest document, a stays below 100.  Shared by
-    the reference below and the numpy version (``ngram_fast``), which differ only in ``count``.
+    the reference below and the numpy version (:mod:`.find_optimal`), which differ only in ``count``.
     """
     n, a = 2, 1
     val0 = count(n, a)

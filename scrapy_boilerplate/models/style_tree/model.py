@@ -1,15 +1,15 @@
 """``style_tree``: the Site Style Tree of Yi, Liu and Li, "Eliminating Noisy Information in Web
 Pages for Data Mining", KDD 2003.
 
-``fit`` merges the sample's DOM trees into a site style tree (:mod:`.sst_build`), computes node and
-composite importance and marks noisy and meaningful nodes (:mod:`.sst_importance`), and keeps the
-simplified SST (:mod:`.sst_compact`).  ``clean`` maps a page onto it (:mod:`.sst_map`) and drops
+``fit`` merges the sample's DOM trees into a site style tree (:mod:`.build`), computes node and
+composite importance and marks noisy and meaningful nodes (:mod:`.importance`), and keeps the
+simplified SST (:mod:`.compact`).  ``clean`` maps a page onto it (:mod:`.mapping`) and drops
 what maps to noisy nodes.  The paper's three enhancements are switches: ``merge_elements``,
 ``virtual_leaves`` and ``local_noise``.
 
 ``variant="paper"`` stops there: the page minus its noise.  ``variant="improved"`` (default)
 matches children by (key, occurrence) and then picks the main text inside what the SST kept
-(:mod:`.style_tree_refine`), because users want the article, not "everything that varies".
+(:mod:`.refine`), because users want the article, not "everything that varies".
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.registry import register
-from scrapy_boilerplate.models.sst_build import BuildOptions, SiteStyleTree
-from scrapy_boilerplate.models.sst_compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
-from scrapy_boilerplate.models.sst_importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
-from scrapy_boilerplate.models.sst_map import Region, Verdicts, locally_noisy_leaves, map_page
-from scrapy_boilerplate.models.style_tree_refine import PROSE_MIN_CHARS, Removal, find_main_text, is_prose
+from scrapy_boilerplate.models.style_tree.build import BuildOptions, SiteStyleTree
+from scrapy_boilerplate.models.style_tree.compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
+from scrapy_boilerplate.models.style_tree.importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
+from scrapy_boilerplate.models.style_tree.mapping import Region, Verdicts, locally_noisy_leaves, map_page
+from scrapy_boilerplate.models.style_tree.refine import PROSE_MIN_CHARS, Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from scrapy_boilerplate.models.ngram_corpus import DELIMITER_CODES
+from scrapy_boilerplate.models.ngram.corpus import DELIMITER_CODES
 
 BASE = np.uint64(0x100000001B3)  # odd, so the hash is a bijection on each symbol step (mod 2**64)
 SEED = np.uint64(0xCBF29CE484222325)

@@ -19,7 +19,7 @@ from collections import _count_elements  # type: ignore[attr-defined]  # (what C
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from scrapy_boilerplate.models.sst_build import ElementNode
+from scrapy_boilerplate.models.style_tree.build import ElementNode
 
 ATTENUATION = 0.9  # the paper's attenuating factor g
 NOISE_THRESHOLD = 0.2

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scrapy_boilerplate.html import Block, normalize_space
-from scrapy_boilerplate.models.block_common import BlockVerdict
+from scrapy_boilerplate.models.blocks.common import BlockVerdict
 
 LINK_DENSITY_LIMIT = 0.5  # a kept block with at least this share of link text is a link list
 GAP_PENALTY = 4.0  # a removed character between two kept runs costs this many kept characters

@@ -23,7 +23,7 @@ import numpy as np
 
 from scrapy_boilerplate.html import remove_keeping_tail, xml_compatible
 from scrapy_boilerplate.models.arrays import true_runs
-from scrapy_boilerplate.models.ngram_corpus import code_points
+from scrapy_boilerplate.models.ngram.corpus import code_points
 
 Element = lxml.etree._Element
 _PIECE_RE = re.compile(r"\w+")

@@ -9,7 +9,7 @@ two URLs, the paper's main failure) are found first and their blocks are not com
 
 ``variant="paper"`` is that procedure.  ``variant="improved"`` (default) adds the repairs the
 development data called for: a stricter default threshold (``IMPROVED_THRESHOLD``) and the
-repairs of :mod:`scrapy_boilerplate.models.block_repairs`.
+repairs of :mod:`scrapy_boilerplate.models.blocks.repairs`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.block_common import BlockVerdict, assemble, check_array, stable_keys, text_blocks
-from scrapy_boilerplate.models.block_index import BlockIndex, BlockVectors, Match, block_vectors
-from scrapy_boilerplate.models.block_repairs import repair
-from scrapy_boilerplate.models.near_duplicates import NearDuplicates
+from scrapy_boilerplate.models.blocks.common import BlockVerdict, assemble, check_array, stable_keys, text_blocks
+from scrapy_boilerplate.models.blocks.index import BlockIndex, BlockVectors, Match, block_vectors
+from scrapy_boilerplate.models.blocks.near_duplicates import NearDuplicates
+from scrapy_boilerplate.models.blocks.repairs import repair
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 

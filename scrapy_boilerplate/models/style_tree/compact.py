@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scrapy_boilerplate.models.base import ModelFormatError
-from scrapy_boilerplate.models.sst_build import ElementNode
-from scrapy_boilerplate.models.sst_importance import NodeInfo
+from scrapy_boilerplate.models.style_tree.build import ElementNode
+from scrapy_boilerplate.models.style_tree.importance import NodeInfo
 
 NOISY, MEANINGFUL, MIXED = 0, 1, 2
 STATUS_NAMES = {NOISY: "noisy", MEANINGFUL: "meaningful", MIXED: "mixed"}

@@ -9,7 +9,7 @@ those hashes and keeps the rest, turned into text through the page's parsed tree
 
 ``variant="paper"`` is FindOptimal as written.  ``variant="improved"`` (default) chooses the
 cut point differently where the development data showed the paper's walk stops too early
-(see :mod:`scrapy_boilerplate.models.ngram_select`).  ``delimiters=True`` is the paper's
+(see :mod:`scrapy_boilerplate.models.ngram.shared_cut`).  ``delimiters=True`` is the paper's
 future-work idea: ``<`` and ``>`` may only open or close an n-gram.
 """
 
@@ -24,12 +24,12 @@ import numpy as np
 from scrapy_boilerplate.html import body_text
 from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.ngram_corpus import build_corpus, collapse
-from scrapy_boilerplate.models.ngram_fast import find_optimal_with_starts
-from scrapy_boilerplate.models.ngram_hash import HashIndex, covered_runs, hash_at
-from scrapy_boilerplate.models.ngram_paper import CutPoint
-from scrapy_boilerplate.models.ngram_select import shared_cut
-from scrapy_boilerplate.models.ngram_text import RemovedRanges, keep_text
+from scrapy_boilerplate.models.ngram.corpus import build_corpus, collapse
+from scrapy_boilerplate.models.ngram.find_optimal import find_optimal_with_starts
+from scrapy_boilerplate.models.ngram.hashing import HashIndex, covered_runs, hash_at
+from scrapy_boilerplate.models.ngram.reference import CutPoint
+from scrapy_boilerplate.models.ngram.shared_cut import shared_cut
+from scrapy_boilerplate.models.ngram.text_ranges import RemovedRanges, keep_text
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page, body_of
 

@@ -7,7 +7,7 @@ its P is the probability that the page holds an article.
 
 ``variant="paper"`` is the paper as written.  ``variant="improved"`` (default) keeps the same
 score but measures text with collapsed whitespace and then repairs the max-P region where the
-development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue_region`).
+development data showed it fails (see :mod:`scrapy_boilerplate.models.pvalue.region`).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class PValueResult:
     """The max-P element of a page, its P and the page tree it belongs to.
 
     ``lengths`` and ``page_valid_text`` are the measures P was computed from, and ``stripped``
-    what step 1 removed; :mod:`scrapy_boilerplate.models.pvalue_decisions` explains them.
+    what step 1 removed; :mod:`scrapy_boilerplate.models.pvalue.decisions` explains them.
     """
 
     tree: lxml.etree._Element
@@ -176,12 +176,12 @@ class PValueModel(SiteModel):
         total = len(body_text(page.body))  # the whole page: libxslt walks it faster, same text
         if result.element is None:
             return CleanedPage("", "", self.name, total, 0, 0.0)
-        from scrapy_boilerplate.models.pvalue_decisions import explain
+        from scrapy_boilerplate.models.pvalue.decisions import explain
 
         refinement = None
         main = result.element
         if self.variant == "improved":
-            from scrapy_boilerplate.models.pvalue_region import refine_region_explained
+            from scrapy_boilerplate.models.pvalue.region import refine_region_explained
 
             refinement = refine_region_explained(result.tree, main, result.lengths)
             main = refinement.region

@@ -14,8 +14,8 @@ import lxml.etree
 
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import Decision
-from scrapy_boilerplate.models.pvalue import PValueResult, p_value
-from scrapy_boilerplate.models.pvalue_region import LINK_DENSITY_LIMIT, Refinement
+from scrapy_boilerplate.models.pvalue.model import PValueResult, p_value
+from scrapy_boilerplate.models.pvalue.region import LINK_DENSITY_LIMIT, Refinement
 
 Element = lxml.etree._Element
 

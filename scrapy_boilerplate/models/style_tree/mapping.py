@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 import lxml.etree
 
-from scrapy_boilerplate.models.sst_build import (
+from scrapy_boilerplate.models.style_tree.build import (
     DISPLAY_ATTRIBUTES,
     content_features,
     element_children,
     element_key,
     is_leaf,
 )
-from scrapy_boilerplate.models.sst_compact import MEANINGFUL, NOISY, CompactNode
+from scrapy_boilerplate.models.style_tree.compact import MEANINGFUL, NOISY, CompactNode
 
 Element = lxml.etree._Element
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scrapy_boilerplate.models.ngram_corpus import SEP, Corpus
-from scrapy_boilerplate.models.ngram_count import MAX_PERCENT, NEVER, Level, NGramCounter
-from scrapy_boilerplate.models.ngram_paper import CutPoint, fig3_walk
+from scrapy_boilerplate.models.ngram.corpus import SEP, Corpus
+from scrapy_boilerplate.models.ngram.counting import MAX_PERCENT, NEVER, Level, NGramCounter
+from scrapy_boilerplate.models.ngram.reference import CutPoint, fig3_walk
 
 _CHUNK = 1 << 16
 
@@ -107,7 +107,7 @@ def walk(table_of, longest: int) -> CutPoint:
 
 
 def find_optimal_fast(corpus: Corpus, delimiters: bool = False) -> CutPoint:
-    """The paper's FindOptimal on a corpus; agrees with :func:`ngram_paper.find_optimal`."""
+    """The paper's FindOptimal on a corpus; agrees with :func:`.reference.find_optimal`."""
     return find_optimal_with_starts(corpus, delimiters)[0]
 
 
