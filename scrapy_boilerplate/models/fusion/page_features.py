@@ -18,6 +18,7 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block, iter_blocks, normalize_space, raw_text
+from scrapy_boilerplate.html.density import highest_p, widen_to_siblings
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.models.fusion.lexicon import (
@@ -29,8 +30,7 @@ from scrapy_boilerplate.models.fusion.lexicon import (
     SENTENCE_ENDS,
     STOP_WORDS,
 )
-from scrapy_boilerplate.models.pvalue.model import PAPER_REMOVED_TAGS, highest_p
-from scrapy_boilerplate.models.pvalue.region import widen_to_siblings
+from scrapy_boilerplate.models.pvalue.score import PAPER_REMOVED_TAGS
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 

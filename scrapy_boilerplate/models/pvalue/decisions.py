@@ -12,10 +12,11 @@ from collections.abc import Iterator
 
 import lxml.etree
 
+from scrapy_boilerplate.html.density import LINK_DENSITY_LIMIT, p_value
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import Decision
-from scrapy_boilerplate.models.pvalue.model import PValueResult, p_value
-from scrapy_boilerplate.models.pvalue.region import LINK_DENSITY_LIMIT, Refinement
+from scrapy_boilerplate.models.pvalue.region import Refinement
+from scrapy_boilerplate.models.pvalue.score import PValueResult
 
 Element = lxml.etree._Element
 

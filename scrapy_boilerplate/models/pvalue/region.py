@@ -12,44 +12,12 @@ from dataclasses import dataclass
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, remove_keeping_tail
+from scrapy_boilerplate.html.density import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.walk import element_path_finder
 
 Element = lxml.etree._Element
-
-# A parent takes over from the max-P child when the child holds less than this share of
-# the parent's non-link text (i.e. siblings hold substantial article text too).
-SIBLING_TEXT_SHARE = 0.6
-# A block inside the region is dropped as a link list when this share of its text is links.
-LINK_DENSITY_LIMIT = 0.5
-# ... and it is short enough not to be a paragraph that merely cites many sources.
-LINK_BLOCK_MAX_CHARS = 200
-
-
-def widen_to_siblings(
-    main: Element, root: Element, lengths: dict[Element, Lengths] | None = None, share: float = SIBLING_TEXT_SHARE
-) -> Element:
-    """Climb from ``main`` while its parent's non-link text is mostly outside ``main``'s link-free text.
-
-    ``lengths`` (whitespace-collapsed, as :func:`measure` gives them) saves a pass when the caller has them;
-    ``share`` replaces :data:`SIBLING_TEXT_SHARE` for callers whose tree is already free of boilerplate.
-    """
-    if lengths is None:
-        lengths = measure(root, collapsed_length)
-    current = main
-    while True:
-        parent = current.getparent()
-        if parent is None or parent.tag in ("body", "html"):
-            return current
-        mine, theirs = lengths[current], lengths[parent]
-        their_valid = theirs.text - theirs.link_text  # (``valid_text`` without its property calls)
-        if their_valid <= 0 or mine.text - mine.link_text >= share * their_valid:
-            return current
-        density = theirs.link_text / theirs.text if theirs.text else 1.0
-        if density > LINK_DENSITY_LIMIT:
-            return current
-        current = parent
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ subset) that caps SST alone at F1 ~0.75 with recall ~0.97.  So, over what SST ke
 1. elements whose class/id/role name a non-content role (comments, sharing, related links...) go,
    unless they hold most of the remaining text;
 2. the ``pvalue`` density signal picks the main-text element, widened to its siblings
-   (:mod:`scrapy_boilerplate.models.pvalue.region`);
+   (:mod:`scrapy_boilerplate.html.density`);
 3. a "Comments" heading inside it cuts off what follows; a heading just above it (the title,
    with byline and date) joins it.
 
@@ -26,10 +26,9 @@ import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS
+from scrapy_boilerplate.html.density import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, highest_p, widen_to_siblings
 from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.text import collapsed_length
-from scrapy_boilerplate.models.pvalue.model import highest_p
-from scrapy_boilerplate.models.pvalue.region import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, widen_to_siblings
 
 Element = lxml.etree._Element
 
