@@ -1,8 +1,8 @@
 """Site models and their registry."""
 
-from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, NotFittedError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError, NotFittedError, UnknownModelError
 from scrapy_boilerplate.models.registry import (
-    UnknownModelError,
     available_models,
     create_model,
     get_model_class,

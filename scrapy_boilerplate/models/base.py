@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from scrapy_boilerplate.models.errors import ModelFormatError, NotFittedError
+from scrapy_boilerplate.models.registry import registry
+from scrapy_boilerplate.models.serialization import dump_model, load_model
 from scrapy_boilerplate.page import Page
 
 if TYPE_CHECKING:
@@ -21,14 +24,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 ModelT = TypeVar("ModelT", bound="SiteModel")
-
-
-class NotFittedError(RuntimeError):
-    """``clean`` was called on a model that has not been fitted (or loaded)."""
-
-
-class ModelFormatError(ValueError):
-    """A saved model is corrupt, of another model, or of an unsupported format version."""
 
 
 @dataclass(frozen=True)
@@ -149,15 +144,11 @@ class SiteModel(abc.ABC):
 
     def save(self, path: str | Path) -> None:
         """Write the fitted model to ``path`` as versioned JSON (never pickle)."""
-        from scrapy_boilerplate.models.serialization import dump_model
-
         Path(path).write_bytes(dump_model(self))
 
     @classmethod
     def load(cls: type[ModelT], path: str | Path) -> ModelT:
         """Read a model written by :meth:`save`, validating name, version and state."""
-        from scrapy_boilerplate.models.serialization import load_model
-
         model = load_model(Path(path).read_bytes())
         if not isinstance(model, cls):
             raise ModelFormatError(f"{path} holds a {model.name} model, not {cls.__name__}")
@@ -185,3 +176,8 @@ class SiteModel(abc.ABC):
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({params})"
+
+
+# The registry sits below this module (serialization looks models up in it, and ``load`` reads
+# through serialization), so it learns here which classes it may hold.
+registry.accept_subclasses_of(SiteModel)

@@ -14,10 +14,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError, UnknownModelError
+from scrapy_boilerplate.models.registry import get_model_class
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from scrapy_boilerplate.models.base import SiteModel
 
 FORMAT = "scrapy-boilerplate/model"
 _ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
@@ -138,8 +141,6 @@ def load_model(data: bytes | dict[str, Any]) -> SiteModel:
     """Rebuild a fitted model from :func:`dump_model` output (bytes, or already parsed), validating every part.
 
     Raises ``ModelFormatError`` and nothing else for any damaged, foreign or outdated input."""
-    from scrapy_boilerplate.models.registry import UnknownModelError, get_model_class
-
     document = data if isinstance(data, dict) else parse_json(data, "model file")
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ModelFormatError("not a scrapy-boilerplate model file")

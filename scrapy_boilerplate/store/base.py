@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.store.record import StoredModel, StoreEntry, decode_entry, decode_record, encode_record
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO
 
-from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.store.base import ModelStore, StoreError
 from scrapy_boilerplate.store.record import StoreEntry, decode_record
 from scrapy_boilerplate.store.redis_backend import DEFAULT_PREFIX

@@ -25,8 +25,8 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.arrays import sorted_unique
-from scrapy_boilerplate.models.base import ModelFormatError
 from scrapy_boilerplate.models.blocks.common import check_array, expand_ranges, stable_keys, text_lines
+from scrapy_boilerplate.models.errors import ModelFormatError
 
 _ATTRIBUTES = ("title", "alt")
 FREQUENT_POSTINGS = 1024  # distinct sample blocks per feature beyond which its pairs are capped

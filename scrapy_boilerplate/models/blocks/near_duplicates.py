@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scrapy_boilerplate.models.base import ModelFormatError
 from scrapy_boilerplate.models.blocks.common import check_array
+from scrapy_boilerplate.models.errors import ModelFormatError
 
 RARE_PAGES = 2  # a line on at most this many sample pages belongs to an article, not the template
 NEAR_DUPLICATE_SHARE = 0.5  # shared rare characters over the larger page's rare characters

@@ -13,7 +13,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
-from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.style_tree.build import ElementNode
 from scrapy_boilerplate.models.style_tree.importance import NodeInfo
 
