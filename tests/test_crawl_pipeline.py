@@ -15,7 +15,8 @@ from scrapy.loader import ItemLoader
 from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.learner import READY, BoilerplateLearner, DomainState
+from scrapy_boilerplate.crawl.domain_state import READY, DomainState
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site

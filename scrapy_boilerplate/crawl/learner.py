@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,8 +16,9 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 
-from scrapy_boilerplate.crawl import stats as keys
+import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
+from scrapy_boilerplate.crawl.domain_state import FALLBACK, FITTING, READY, SAMPLING, DomainState
 from scrapy_boilerplate.crawl.holding import CLOSING, MODEL, NO_MODEL, QUIET, HoldQueue
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
@@ -31,7 +31,6 @@ from scrapy_boilerplate.store.sharing import BUSY, FITTED, INCOMPLETE, FitOutcom
 
 logger = logging.getLogger(__name__)
 
-SAMPLING, FITTING, READY, FALLBACK = "sampling", "fitting", "ready", "fallback"
 # Cleaned sample pages are kept this long after a fit for the held items of those pages.
 PREPARED_TTL_SECONDS = 30.0
 # A fit's sample pages are parsed on the reactor thread (see BoilerplateLearner._parse_sample),
@@ -47,23 +46,6 @@ def domain_of(url: str) -> str:
     """The domain key of ``url``: host plus explicit port, lower-cased, without credentials."""
     netloc = urlsplit(url).netloc
     return netloc.rpartition("@")[2].lower()
-
-
-@dataclass
-class DomainState:
-    """One domain: sampling until a model is fitted here, loaded from the store, or shared by another worker."""
-
-    status: str = SAMPLING
-    urls: set[str] = field(default_factory=set)  # pages offered to the current sample
-    sampled: int = 0  # pages this process added to the current sample
-    model: SiteModel | None = None
-    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)
-    learned: Learned | None = None  # the model with its stored entry and drift fingerprint
-    resampling: bool = False  # the template drifted: a new sample is being taken, the old model serves
-    sample_full: bool = False  # the current (shared) sample has all its pages: stop offering
-    fitting: bool = False  # a fit of this domain runs in this process
-    sampling_closed: bool = False  # the fit failed or the domain was evicted: never sample it again
-    revision: object = None  # the store revision of the model in use (shared stores)
 
 
 class BoilerplateLearner:

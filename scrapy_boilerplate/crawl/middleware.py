@@ -13,7 +13,7 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Response, TextResponse
 
-from scrapy_boilerplate.crawl import stats as keys
+import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from scrapy.crawler import Crawler
 
-from scrapy_boilerplate.crawl import stats as keys
+import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import (

@@ -10,7 +10,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from scrapy_boilerplate.crawl import stats as keys
+import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.holding import MODEL

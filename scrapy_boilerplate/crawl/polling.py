@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.task import LoopingCall
 
+from scrapy_boilerplate.crawl.domain_state import READY
 from scrapy_boilerplate.crawl.persistence import PollResult
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.store import StoreError
@@ -47,8 +48,6 @@ class SharedStorePoller:
 
     def tick(self) -> None:
         """One look, unless the previous one is still running."""
-        from scrapy_boilerplate.crawl.learner import READY
-
         if self._busy:
             return
         self._ticks += 1
