@@ -16,7 +16,7 @@ import numpy as np
 
 from scrapy_boilerplate.models.ngram.corpus import SEP, Corpus
 from scrapy_boilerplate.models.ngram.counting import MAX_PERCENT, NEVER, Level, NGramCounter
-from scrapy_boilerplate.models.ngram.reference import CutPoint, fig3_walk
+from scrapy_boilerplate.models.ngram.cut_point import CutPoint, fig3_walk
 
 _CHUNK = 1 << 16
 

@@ -25,9 +25,9 @@ from scrapy_boilerplate.html import body_text
 from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.ngram.corpus import build_corpus, collapse
+from scrapy_boilerplate.models.ngram.cut_point import CutPoint
 from scrapy_boilerplate.models.ngram.find_optimal import find_optimal_with_starts
 from scrapy_boilerplate.models.ngram.hashing import HashIndex, covered_runs, hash_at
-from scrapy_boilerplate.models.ngram.reference import CutPoint
 from scrapy_boilerplate.models.ngram.shared_cut import shared_cut
 from scrapy_boilerplate.models.ngram.text_ranges import RemovedRanges, keep_text
 from scrapy_boilerplate.models.registry import register

@@ -20,20 +20,13 @@ Choices the paper leaves open, made identically in both:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from scrapy_boilerplate.models.ngram.cut_point import CutPoint, fig3_walk
 
 DELIMITERS = frozenset("<>")
 _SPACES_RE = re.compile(r"[\t\n\r\f\v ]+")
-
-
-@dataclass(frozen=True)
-class CutPoint:
-    """A cut point (n, a) and the alternation count it attains."""
-
-    n: int
-    a: int
-    alternation: int
 
 
 @dataclass(frozen=True)
@@ -91,26 +84,6 @@ def alternation(docs: Sequence[str], ranked: Sequence[tuple[str, int]], a: int) 
     """A_D(n, a): boundaries of the range strings of the top a percent n-grams, summed over docs."""
     useless = top_share(ranked, a)
     return sum(boundaries(range_string(doc, useless)) for doc in docs)
-
-
-def fig3_walk(count: Callable[[int, int], int], longest: int) -> CutPoint:
-    """Fig. 3: walk from (2, 1) to the neighbour that lowers ``count(n, a)`` until none does.
-
-    Guarded as the issue asks: n never passes the longest document, a stays below 100.  Shared by
-    the reference below and the numpy version (:mod:`.find_optimal`), which differ only in ``count``.
-    """
-    n, a = 2, 1
-    val0 = count(n, a)
-    while n <= longest and a < 100:
-        val1 = count(n, a + 1)
-        val2 = count(n + 1, a)
-        if val0 <= val1 and val0 <= val2:
-            break
-        if val0 > val1 and val1 < val2:
-            a, val0 = a + 1, val1
-        elif val0 > val2 and val2 <= val1:
-            n, val0 = n + 1, val2
-    return CutPoint(n, a, val0)
 
 
 def find_optimal(docs: Sequence[str], delimiters: bool = False) -> CutPoint:

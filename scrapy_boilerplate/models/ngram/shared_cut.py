@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from scrapy_boilerplate.models.arrays import sorted_unique
+from scrapy_boilerplate.models.ngram.cut_point import CutPoint
 from scrapy_boilerplate.models.ngram.hashing import HashIndex, covered, delimiter_inside, hash_windows
-from scrapy_boilerplate.models.ngram.reference import CutPoint
 
 IMPROVED_N = 96  # n-gram length of the improved variant
 MIN_PAGES = 2  # an n-gram on at least this many sample pages is useless
