@@ -1,0 +1,108 @@
+"""The package has no import cycle, counting imports inside functions (only ``if TYPE_CHECKING:`` is left out).
+
+An import inside a function still ties two modules together: it only moves the failure from import
+time to the first call.  The graph is read from the source with ``ast``, so nothing is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import scrapy_boilerplate
+
+PACKAGE_DIR = Path(scrapy_boilerplate.__file__).parent
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_names(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """Every module named by an import anywhere in ``tree`` (``from P import n`` names P, and P.n too)."""
+    found: set[str] = set()
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and is_type_checking(child.test):
+                pending.extend(child.orelse)
+                continue
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = module.split(".") if is_package else module.split(".")[:-1]
+                    base = base[: len(base) - child.level + 1]
+                    source = ".".join([*base, *([child.module] if child.module else [])])
+                else:
+                    source = child.module or ""
+                found.add(source)
+                found.update(f"{source}.{alias.name}" for alias in child.names)
+            pending.append(child)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports."""
+    paths = {module_name(path): path for path in PACKAGE_DIR.rglob("*.py")}
+    return {
+        module: imported_names(ast.parse(path.read_text(encoding="utf-8")), module, path.name == "__init__.py")
+        & set(paths)
+        for module, path in paths.items()
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a closed path of modules, or None (an iterative depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        state[start] = 1
+        iterators = [iter(sorted(graph[start]))]
+        while iterators:
+            target = next(iterators[-1], None)
+            if target is None:
+                state[path.pop()] = 2
+                iterators.pop()
+            elif state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            elif target not in state:
+                state[target] = 1
+                path.append(target)
+                iterators.append(iter(sorted(graph[target])))
+    return None
+
+
+def test_the_package_has_no_import_cycle():
+    graph = import_graph()
+    assert "scrapy_boilerplate.models.base" in graph and graph["scrapy_boilerplate.models.base"]
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def small_graph(a_source: str) -> dict[str, set[str]]:
+    """Two modules: ``scrapy_boilerplate.a`` from ``a_source``, and ``scrapy_boilerplate.b``, which imports a."""
+    sources = {"scrapy_boilerplate.a": a_source, "scrapy_boilerplate.b": "from . import a\n"}
+    return {
+        module: imported_names(ast.parse(source), module, False) & set(sources) for module, source in sources.items()
+    }
+
+
+def test_an_import_inside_a_function_makes_a_cycle_and_is_named():
+    graph = small_graph("def later():\n    from scrapy_boilerplate.b import x\n")
+    assert find_cycle(graph) == ["scrapy_boilerplate.a", "scrapy_boilerplate.b", "scrapy_boilerplate.a"]
+
+
+def test_an_import_for_type_checking_only_makes_no_cycle():
+    graph = small_graph("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scrapy_boilerplate.b import x\n")
+    assert find_cycle(graph) is None
