@@ -106,7 +106,7 @@ def install(extras: set[str]) -> None:
         return
     wanted = ",".join(sorted(extras | already))
     print(f"bootstrap: installing this checkout with [{wanted}] into .venv (a minute or two the first time)")
-    pip = [PYTHON, "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
+    pip = [PYTHON, "-m", "pip", "--disable-pip-version-check", "install", "--quiet", "--quiet"]  # errors only
     if run([*pip, "--upgrade", "pip"], quiet=False).returncode:
         raise BootstrapError("could not upgrade pip in .venv (is the package index reachable?)")
     if run([*pip, "--editable", f".[{wanted}]"], quiet=False).returncode:
