@@ -35,7 +35,7 @@ REDIS_TEST_PORT = 6390
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory):
     """A real Redis server on port 6390, started for the session (tests skip if redis-server is absent)."""
-    from store_support import running_redis
+    from helpers.store_support import running_redis
 
     with running_redis(REDIS_TEST_PORT, tmp_path_factory.mktemp("redis")) as url:
         yield url

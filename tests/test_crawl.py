@@ -9,7 +9,7 @@ import time
 from collections import Counter
 
 import pytest
-from crawl_harness import CrawlResult, run_crawl
+from helpers.crawl_harness import CrawlResult, run_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site

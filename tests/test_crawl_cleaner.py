@@ -6,8 +6,8 @@ import time
 from collections import Counter
 
 import pytest
-from crawl_harness import run_crawl
-from crawl_models import CommonBlocks
+from helpers.crawl_harness import run_crawl
+from helpers.crawl_models import CommonBlocks
 
 from scrapy_boilerplate.crawl.cleaner import TIMED_EVERY, WARMUP_CLEANS, Cleaner
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CommonBlocks
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 

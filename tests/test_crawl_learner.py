@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scrapy_compat import opened_crawler
+from helpers.scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.holding import DEADLINE, MODEL, HoldQueue

@@ -10,9 +10,9 @@ import types
 import attrs
 import pytest
 import scrapy
-from crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CommonBlocks
+from helpers.scrapy_compat import opened_crawler
 from scrapy.loader import ItemLoader
-from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.domain_state import READY, DomainState

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from helpers.scrapy_compat import opened_crawler
 from scrapy.statscollectors import DummyStatsCollector, MemoryStatsCollector, StatsCollector
 from scrapy.utils.test import get_crawler
-from scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl.stats import counter
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import lxml.html
 import numpy as np
 import pytest
-from pngread import read_png
+from helpers.pngread import read_png
 
 from scrapy_boilerplate.cli import main
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from marker_model import COOKIE, UNRESOLVABLE, MarkerModel
+from helpers.marker_model import COOKIE, UNRESOLVABLE, MarkerModel
 
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.html import normalize_space

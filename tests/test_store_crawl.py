@@ -13,9 +13,9 @@ import uuid
 from collections import Counter
 
 import pytest
-from store_crawl_models import HANG_ENV, StoredBlocks
-from store_harness import start_crawl
-from store_support import redesign
+from helpers.store_crawl_models import HANG_ENV, StoredBlocks
+from helpers.store_harness import start_crawl
+from helpers.store_support import redesign
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from store_support import redesign
+from helpers.store_support import redesign
 
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.store import DriftMonitor, Fingerprint, fit_baseline

@@ -15,8 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from store_harness import FULL_DISK_ENV, start_crawl
-from store_support import _free_port, running_redis
+from helpers.store_harness import FULL_DISK_ENV, start_crawl
+from helpers.store_support import _free_port, running_redis
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.holding import DEADLINE

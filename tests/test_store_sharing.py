@@ -7,7 +7,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from store_support import redesign
+from helpers.store_support import redesign
 
 from scrapy_boilerplate import Page
 from scrapy_boilerplate.models.spec import ModelSpec

@@ -1,6 +1,7 @@
 """Run crawls for the store tests: ``crawl_harness`` plus the store's test model, several at once.
 
-``python store_harness.py SPEC.json`` registers :class:`StoredBlocks` and runs ``crawl_harness.main``.
+``python -m helpers.store_harness SPEC.json`` (from ``tests/``) registers :class:`StoredBlocks` and runs
+``crawl_harness.main``.
 With ``FULL_DISK_ENV`` set to a folder, every file the crawl writes under it fails as on a full disk.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crawl_harness import CrawlResult
+from helpers.crawl_harness import CrawlResult, harness_command, harness_env
 
 FULL_DISK_ENV = "BOILERPLATE_TEST_FULL_DISK"
 
@@ -51,11 +52,11 @@ def start_crawl(
     spec_path = out / "spec.json"
     spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls, "settings": settings, **spec}))
     process = subprocess.Popen(
-        [sys.executable, __file__, str(spec_path)],
+        harness_command("store_harness", spec_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, **(env or {})},
+        env=harness_env(env),
         preexec_fn=preexec_fn,
     )
     return RunningCrawl(out, process)
@@ -80,10 +81,8 @@ def fill_the_disk_under(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
-    import crawl_harness
-    from store_crawl_models import StoredBlocks
-
+    from helpers import crawl_harness
+    from helpers.store_crawl_models import StoredBlocks
     from scrapy_boilerplate.models.registry import register
 
     register(StoredBlocks)

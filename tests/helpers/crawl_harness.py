@@ -1,4 +1,4 @@
-"""Run one real crawl in a fresh process: ``python crawl_harness.py SPEC.json``.
+"""Run one real crawl in a fresh process: ``python -m helpers.crawl_harness SPEC.json`` (from ``tests/``).
 
 SPEC: ``start_urls``, ``settings`` (merged over the test defaults), ``out`` (a folder that gets
 ``items.jsonl``, ``stats.json`` and ``crawl.log``), ``follow`` (regex of links to follow),
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import subprocess
 import sys
@@ -106,10 +107,22 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 
-def main(spec_path: str) -> None:
-    sys.path.insert(0, str(Path(__file__).parent))
-    import crawl_models  # noqa: F401 - the test-only models, usable by name in this process
+TESTS_DIR = Path(__file__).resolve().parent.parent
 
+
+def harness_command(module: str, spec_path: Path) -> list[str]:
+    """The command line that runs ``helpers.<module>`` on ``spec_path`` in a new Python process."""
+    return [sys.executable, "-m", f"helpers.{module}", str(spec_path)]
+
+
+def harness_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment with ``tests/`` on the import path (for ``helpers``), plus ``extra``."""
+    path = os.pathsep.join(filter(None, [str(TESTS_DIR), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PYTHONPATH": path, **(extra or {})}
+
+
+def main(spec_path: str) -> None:
+    from helpers import crawl_models
     from scrapy_boilerplate.models.registry import register
 
     register(crawl_models.CommonBlocks)
@@ -150,7 +163,9 @@ def run_crawl(
     out.mkdir(parents=True, exist_ok=True)
     spec_path = out / "spec.json"
     spec_path.write_text(json.dumps({"out": str(out), "start_urls": start_urls, "settings": settings or {}, **spec}))
-    proc = subprocess.run([sys.executable, __file__, str(spec_path)], capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        harness_command("crawl_harness", spec_path), capture_output=True, text=True, timeout=timeout, env=harness_env()
+    )
     items_path, stats_path, log_path = out / "items.jsonl", out / "stats.json", out / "crawl.log"
     items = [json.loads(line) for line in items_path.read_text().splitlines()] if items_path.exists() else []
     stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}

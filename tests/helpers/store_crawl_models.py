@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from crawl_models import CommonBlocks
 
+from helpers.crawl_models import CommonBlocks
 from scrapy_boilerplate.models.base import ModelFormatError
 from scrapy_boilerplate.page import Page
 

@@ -1,0 +1,1 @@
+"""Test support: crawl and store harnesses, test-only site models, Redis, Scrapy-version shims, a PNG reader."""
