@@ -184,12 +184,15 @@ def make_site(
     variation: bool = True,
     linked: bool = False,
     paragraphs: Callable[[random.Random, int], list[str]] | None = None,
+    page_kb: int = 0,
 ) -> list[SyntheticPage]:
     """``n_pages`` pages of one site sharing a template; with ``variation``, some pages differ in
     layout (sidebar first, an extra banner) the way real templates drift between sections.
     With ``linked``, related links point at the site's own articles (``/article/N.html``, the
     next article always among them), so a crawler reaches every page from the first one.
-    ``paragraphs(rng, i)``, when given, writes page ``i``'s article body (e.g. from real prose)."""
+    ``paragraphs(rng, i)``, when given, writes page ``i``'s article body (e.g. from real prose).
+    ``page_kb`` pads each page to about that size the way real pages are heavy: inline scripts
+    (most of the bytes) and a footer sitemap of links, both template."""
     rng = random.Random(f"{site}/{seed}")
     template = _template(site, rng)
     titles = [_title(rng) for _ in range(n_pages)]
@@ -204,9 +207,22 @@ def make_site(
         variant = (i % 5) if variation else 0
         url = f"http://{site}/article/{i}.html"
         page_html = _render(template, url, title, body, related, comments, variant if variant in (1, 2) else 0)
+        if page_kb:
+            page_html = _pad(page_html, page_kb * 1024, template)
         template_texts = (*template.nav, *template.sidebar, template.footer, template.cookie)
         pages.append(SyntheticPage(url, page_html, title, "\n\n".join([title, *body]), template_texts))
     return pages
+
+
+def _pad(page_html: str, size: int, t: _Template) -> str:
+    """``page_html`` grown to about ``size`` characters: nine tenths inline script, one tenth sitemap."""
+    missing = size - len(page_html)
+    if missing <= 0:
+        return page_html
+    links = "".join(f'<li><a href="/{w.lower()}/{i}">{_esc(w)} {i}</a></li>' for i, w in enumerate(t.nav * 400))
+    sitemap = f'<div class="sitemap"><ul>{links[: missing // 10]}</ul></div>'
+    script = "<script>var config = " + ("{'tracking': [1, 2, 3], 'ads': 'slot'}, " * (missing // 40)) + "0;</script>"
+    return page_html.replace("</head>", script + "</head>", 1).replace("</footer>", sitemap + "</footer>", 1)
 
 
 def write_corpus(root: str, sites: dict[str, int], seed: int = 0) -> int:

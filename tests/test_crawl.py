@@ -100,7 +100,7 @@ def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, 
     assert {item["boilerplate_model"] for item in cleaned} == {FALLBACK}
     assert all(first_paragraph(sites["gold"][item["url"]]) in item["text"] for item in cleaned)
     assert result.stats[keys.DOMAINS_FALLBACK] == 1
-    assert result.stats[keys.ITEMS_RELEASED.format(reason="quiet")] == len(cleaned)
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="sample_not_filled")] == len(cleaned)
     assert keys.MODELS_FITTED not in result.stats
 
 
@@ -176,7 +176,7 @@ def test_closespider_itemcount_during_sampling(sites, tmp_path):
         },
     )
     assert result.stats.get("finish_reason") == "closespider_itemcount"
-    assert result.stats[keys.ITEMS_HOLD_FULL] >= 1
+    assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="hold_full")] >= 1
     assert keys.MODELS_FITTED not in result.stats  # the sample of 50 was never complete
     assert_accounted(result)
     assert result.stats[keys.ITEMS_RELEASED.format(reason="closing")] >= 1
@@ -254,3 +254,59 @@ def test_a_bad_setting_stops_the_crawl_at_start_naming_it(sites, tmp_path):
     result = run_crawl(tmp_path, [sites["small"] + SEED_PATH], settings={"BOILERPLATE_SAMPLE_SIZE": 0})
     assert "BOILERPLATE_SAMPLE_SIZE=0 is invalid" in result.log
     assert result.items == []
+
+
+def test_a_spider_that_puts_no_page_in_its_items_gets_their_text(sites, tmp_path):
+    result = run_crawl(
+        tmp_path,
+        [sites["mid"] + SEED_PATH],
+        html_in_item=False,
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 10, "LOG_LEVEL": "DEBUG"},
+    )
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
+    for item in result.items:
+        page = sites["gold"][item["url"]]
+        assert set(item) == {"url", "size", "text", "boilerplate_model"}
+        assert first_paragraph(page) in item["text"] and page.template_texts[-1] not in item["text"]
+    feed = (tmp_path / "items.jsonl").read_text()
+    assert "<html" not in feed and "cookie-banner" not in feed
+    assert "Scraped from" in result.log and "cookie-banner" not in result.log  # DEBUG item lines carry no page
+
+
+def test_each_entry_of_a_listing_page_gets_the_page_text(sites, tmp_path):
+    result = run_crawl(
+        tmp_path,
+        [sites["mid"] + SEED_PATH],
+        html_in_item=False,
+        items_per_page=3,
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 10},
+    )
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 120)
+    by_page: dict[str, set[str]] = {}
+    for item in result.items:
+        by_page.setdefault(item["url"].split("#")[0], set()).add(item["text"])
+    assert len(by_page) == 40 and all(len(texts) == 1 for texts in by_page.values())
+    for url, (text,) in by_page.items():
+        assert first_paragraph(sites["gold"][url]) in text
+    assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
+
+
+def test_the_fallback_is_explained_once_per_domain(sites, tmp_path):
+    seeds = [sites[name] + SEED_PATH for name in ("mid", "small")]
+    result = run_crawl(
+        tmp_path,
+        seeds,
+        settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 10, "CONCURRENT_REQUESTS": 4},
+    )
+    small = sites["small"].split("//")[1]
+    warnings = [line for line in result.log.splitlines() if "WARNING" in line and "boilerplate:" in line]
+    assert len(warnings) == 1, warnings
+    assert f"items of {small} are cleaned by the fallback pvalue" in warnings[0]
+    assert "(sample_not_filled)" in warnings[0] and "BOILERPLATE_SAMPLE_SIZE" in warnings[0]
+    assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="sample_not_filled")] == 8
+    summary = [line for line in result.log.splitlines() if "items cleaned (" in line]
+    assert len(summary) == 1 and "INFO" in summary[0]
+    assert f"{SITE_MODEL} 40" in summary[0] and "sample_not_filled 8 in 1 domains" in summary[0]

@@ -6,8 +6,10 @@ import pytest
 from helpers.scrapy_compat import opened_crawler
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.holding import DEADLINE, MODEL, HoldQueue
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
+from scrapy_boilerplate.crawl.domain import domain_of
+from scrapy_boilerplate.crawl.fallback import FallbackReason
+from scrapy_boilerplate.crawl.holding import HoldQueue
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.synthetic import make_site
 
@@ -99,10 +101,10 @@ def test_hold_queue_caps_items_and_bytes_and_releases_each_once():
     for d in (first, second, third):
         d.addCallback(fired.append)
     clock.timers[0].fire()  # the first item's deadline
-    assert queue.release_domain("a", MODEL) == 1
-    assert queue.release_all(MODEL) == 1
+    assert queue.release_domain("a", None) == 1
+    assert queue.release_all(None) == 1
     clock.timers[1].fire()  # already released: no second release
-    assert fired == [DEADLINE, MODEL, MODEL]
+    assert fired == [FallbackReason.DEADLINE, None, None]
     assert (queue.count, queue.bytes) == (0, 0)
 
 
@@ -111,7 +113,7 @@ def test_the_sample_is_not_kept_once_its_items_took_their_pages(tmp_path):
     pages = make_site("a.example", 6)
     for page in pages:
         lrn.add_sample("a.example", Page(page.html, page.url))
-    outcome = lrn.sync.learning.fit("a.example")
+    outcome = lrn.sync.fit("a.example")
     learned = outcome.learned
     assert len(learned.prepared) == len(pages)  # the fit cleaned its own sample for those pages' items
     lrn._adopt("a.example", lrn.state("a.example"), learned, "fitted")
@@ -135,6 +137,7 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
 ):
     from twisted.internet.defer import succeed
 
+    from scrapy_boilerplate.crawl import fitting as fitting_module
     from scrapy_boilerplate.crawl import learner as learner_module
     from scrapy_boilerplate.store import MemoryStore, StoreError
 
@@ -155,9 +158,9 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
 
     monkeypatch.setattr(lrn.sync.learning, "fit", lock_lost)
     # the fit starts with the last page and runs to its end at once
-    monkeypatch.setattr(learner_module, "deferred_from_coro", lambda coroutine: succeed(run_to_end(coroutine)))
+    monkeypatch.setattr(fitting_module, "deferred_from_coro", lambda coroutine: succeed(run_to_end(coroutine)))
     lrn.add_sample("a.example", Page(pages[3].html, pages[3].url))
-    assert released == [MODEL] and lrn.model_for("a.example") is not None
+    assert released == [None] and lrn.model_for("a.example") is not None
     assert lrn.stats.get_value(keys.STORE_ERRORS) == 1 and lrn.stats.get_value(keys.MODELS_FITTED) == 1
     assert isinstance(lrn.sync.store, MemoryStore)  # the rest of the crawl goes on without the store
     (line,) = [r.getMessage() for r in caplog.records if "failed (lock step)" in r.getMessage()]

@@ -12,13 +12,17 @@ import pytest
 import scrapy
 from helpers.crawl_models import Broken, CommonBlocks
 from helpers.scrapy_compat import opened_crawler
+from itemadapter import ItemAdapter
+from scrapy.http import HtmlResponse
 from scrapy.loader import ItemLoader
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.domain_state import READY, DomainState
+from scrapy_boilerplate.crawl.domain import DomainState
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store.record import StoredModel
+from scrapy_boilerplate.store.sharing import Learned
 from scrapy_boilerplate.synthetic import make_site
 
 SITE = make_site("shop.example", 8, seed=5)
@@ -58,7 +62,8 @@ def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline
     crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
     learner = BoilerplateLearner.from_crawler(crawler)
     if model is not None:
-        learner.domains[DOMAIN] = DomainState(status=READY, model=model)
+        learner.domains[DOMAIN] = state = DomainState()
+        state.adopt(Learned.from_stored(StoredModel.new("test", DOMAIN, model, len(SITE))))
     return BoilerplatePipeline(learner, spidercls)
 
 
@@ -248,23 +253,58 @@ def test_item_without_url_is_cleaned_by_the_fallback():
 def test_opted_out_item_passes_untouched():
     pipeline = make_pipeline(fitted())
     item = {"url": SITE[0].url, "html": SITE[0].html}
-    pipeline.learner.mark_opt_out(item)
+    pipeline.pages.opt_out(item)
     assert process(pipeline, item) == {"url": SITE[0].url, "html": SITE[0].html}
     assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="opt_out")) == 1
-    pipeline.learner.forget_item(item)
+    assert len(pipeline.pages) == 0  # the pipeline took the mark
     assert "text" in process(pipeline, item)
 
 
-@pytest.mark.parametrize("signal_name", ["item_scraped", "item_dropped", "item_error"])
-def test_opted_out_item_is_forgotten_once_it_leaves_the_pipelines(signal_name):
+@pytest.mark.parametrize("signal_name", ["item_dropped", "item_error"])
+def test_an_item_that_leaves_before_the_pipeline_is_forgotten(signal_name):
     from scrapy import signals
 
     pipeline = make_pipeline(fitted())
-    item = {"url": SITE[0].url, "html": SITE[0].html}
-    pipeline.learner.mark_opt_out(item)
+    item = {"url": SITE[0].url, "title": "no html here"}
+    pipeline.pages.link(item, html_response(SITE[0]))
     pipeline.learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
-    assert not pipeline.learner.is_opted_out(item)
-    assert "text" in process(pipeline, item)
+    assert len(pipeline.pages) == 0
+    assert "text" not in process(pipeline, item)  # no HTML, no link: passes on untouched
+
+
+def html_response(page) -> HtmlResponse:
+    return HtmlResponse(page.url, body=page.html.encode("utf-8"), encoding="utf-8")
+
+
+def test_an_item_without_html_is_cleaned_from_its_response_and_never_carries_the_page():
+    pipeline = make_pipeline(fitted())
+    item = {"url": SITE[0].url, "title": SITE[0].title}
+    pipeline.pages.link(item, html_response(SITE[0]))
+    cleaned = process(pipeline, item)
+    assert cleaned["boilerplate_model"] == CommonBlocks.name
+    assert SITE[0].article_text.split("\n\n")[1][:60] in cleaned["text"]
+    assert set(cleaned) == {"url", "title", "text", "boilerplate_model"}
+    assert len(pipeline.pages) == 0
+
+
+def test_every_item_of_a_listing_page_gets_the_page_text_from_one_clean():
+    pipeline = make_pipeline(fitted())
+    response = html_response(SITE[1])
+    items = [{"url": f"{SITE[1].url}#entry-{i}", "n": i} for i in range(5)]
+    for item in items:
+        pipeline.pages.link(item, response)
+    texts = {process(pipeline, item)["text"] for item in items}
+    assert len(texts) == 1 and SITE[1].article_text.split("\n\n")[1][:60] in texts.pop()
+    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CommonBlocks.name)) == 5
+    assert pipeline.cleaner._means.get(CommonBlocks.name, (0,))[0] <= 1  # one clean, not five
+
+
+@pytest.mark.parametrize("item_type", [dict, DeclaredItem, DataItem])
+def test_drop_html_removes_the_page_from_cleaned_items(item_type):
+    pipeline = make_pipeline(fitted(), BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, item_type(url=SITE[0].url, html=SITE[0].html))
+    adapter = ItemAdapter(item)
+    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"] and not adapter.get("html")
 
 
 def test_non_items_pass_through():

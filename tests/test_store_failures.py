@@ -19,7 +19,7 @@ from helpers.store_harness import FULL_DISK_ENV, start_crawl
 from helpers.store_support import _free_port, running_redis
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.holding import DEADLINE
+from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site
 from scrapy_boilerplate.store import DirectoryStore
 
@@ -33,7 +33,7 @@ SETTINGS = {
     # by a crawl whose fits run (these take about a second).
     "BOILERPLATE_HOLD_TIMEOUT": 15.0,
 }
-DEADLINE_RELEASES = keys.ITEMS_RELEASED.format(reason=DEADLINE)
+DEADLINE_RELEASES = keys.ITEMS_RELEASED.format(reason=FallbackReason.DEADLINE.key)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +17,17 @@ from scrapy_boilerplate.models.spec import ModelSpec
 DEFAULT_MODEL = "style_tree"
 DEFAULT_FALLBACK_MODEL = "pvalue"
 
+logger = logging.getLogger(__name__)
+
 # Per-request opt-out: ``Request(url, meta={DONT_CLEAN_META: True})``.
 DONT_CLEAN_META = "dont_clean_boilerplate"
 
-# Held items pin their responses in the scraper slot (scrapy/core/scraper.py:82, ``max(len(body),
-# 1024)`` per response); above SCRAPER_SLOT_MAX_ACTIVE_SIZE the engine stops pulling requests
-# (scrapy/core/engine.py:374).  Holding may use at most this share of that budget.
-MAX_HOLD_SHARE_OF_SCRAPER_SLOT = 0.5
+# Waiting items pin their responses in Scrapy's scraper slot (at least 1,024 bytes each); above
+# SCRAPER_SLOT_MAX_ACTIVE_SIZE the engine stops pulling requests.  The add-on raises that setting
+# by the hold's byte cap over Scrapy's default, so the items that do not wait keep this much room.
+SCRAPY_SLOT_DEFAULT = 5_000_000
+SLOT_ROOM_FOR_OTHER_ITEMS = SCRAPY_SLOT_DEFAULT // 2
+MIN_HOLD_BYTES = 1_000_000  # below this, too few real pages could wait to be worth it
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,9 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(
         100, "Most domains with a partial sample at once; the oldest then falls back."
     ),
-    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(200, "Most items held at once waiting for their domain's model."),
+    "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(2_000, "Most items waiting at once for their domain's model."),
     "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(
-        2_000_000, "Most HTML bytes held at once; at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE."
+        100_000_000, "Most response bytes waiting at once; the add-on raises SCRAPER_SLOT_MAX_ACTIVE_SIZE by this."
     ),
     "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(
         60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."
@@ -63,6 +68,7 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_QUIET_SECONDS": SettingDoc(
         1.0, "Seconds the crawl must be quiet (only held items left) before they are released."
     ),
+    "BOILERPLATE_DROP_HTML": SettingDoc(False, "Remove the HTML field from items once they are cleaned."),
     "BOILERPLATE_CLEAN_IN_THREAD": SettingDoc(
         True, "Clean items in the reactor thread pool instead of the reactor thread."
     ),
@@ -107,6 +113,7 @@ class BoilerplateConfig:
     hold_timeout: float
     quiet_seconds: float
     clean_in_thread: bool
+    drop_html: bool = False
     store: str | None = None
     store_prefix: str = "boilerplate"
     fit_lock_ttl: float = 120.0
@@ -122,14 +129,7 @@ class BoilerplateConfig:
         """Read every setting; raise ``NotConfigured`` when disabled, :class:`BadSettingError` naming a bad one."""
         if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool, "True or False"):
             raise NotConfigured("BOILERPLATE_ENABLED is False")
-        hold_max_bytes = _positive_int(settings, "BOILERPLATE_HOLD_MAX_BYTES")
-        slot_size = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", 5_000_000)
-        if hold_max_bytes > slot_size * MAX_HOLD_SHARE_OF_SCRAPER_SLOT:
-            raise bad_setting(
-                "BOILERPLATE_HOLD_MAX_BYTES",
-                hold_max_bytes,
-                f"must be at most half of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot_size}), or held items stall the engine",
-            )
+        hold_max_bytes = _hold_max_bytes(settings)
         return cls(
             model=_model_spec(settings, "BOILERPLATE_MODEL"),
             sample_size=_positive_int(settings, "BOILERPLATE_SAMPLE_SIZE"),
@@ -145,6 +145,7 @@ class BoilerplateConfig:
             hold_max_bytes=hold_max_bytes,
             hold_timeout=_positive_float(settings, "BOILERPLATE_HOLD_TIMEOUT"),
             quiet_seconds=_positive_float(settings, "BOILERPLATE_QUIET_SECONDS"),
+            drop_html=_get(settings, "BOILERPLATE_DROP_HTML", settings.getbool, "True or False"),
             clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool, "True or False"),
             store=_store(settings),
             store_prefix=_prefix(settings),
@@ -183,6 +184,31 @@ def _positive_float(settings: BaseSettings, name: str) -> float:
     if not value > 0:
         raise bad_setting(name, value, "must be a positive number of seconds")
     return value
+
+
+def _hold_max_bytes(settings: BaseSettings) -> int:
+    """BOILERPLATE_HOLD_MAX_BYTES, within what SCRAPER_SLOT_MAX_ACTIVE_SIZE leaves (see the constants)."""
+    name = "BOILERPLATE_HOLD_MAX_BYTES"
+    hold = _positive_int(settings, name)
+    slot = settings.getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE", SCRAPY_SLOT_DEFAULT)
+    room = slot - SLOT_ROOM_FOR_OTHER_ITEMS
+    if hold <= room:
+        return hold
+    if settings.getpriority(name) is not None or room < MIN_HOLD_BYTES:
+        raise bad_setting(
+            name,
+            hold,
+            f"must leave {SLOT_ROOM_FOR_OTHER_ITEMS} bytes of SCRAPER_SLOT_MAX_ACTIVE_SIZE ({slot}) to the items that "
+            "do not wait, or waiting items stop the crawl: raise SCRAPER_SLOT_MAX_ACTIVE_SIZE (the add-on does)",
+        )
+    logger.warning(
+        "boilerplate: SCRAPER_SLOT_MAX_ACTIVE_SIZE (%d) leaves %d bytes for items that wait for their site "
+        "model, not BOILERPLATE_HOLD_MAX_BYTES (%d); enable the add-on, which raises it, or raise it yourself",
+        slot,
+        room,
+        hold,
+    )
+    return room
 
 
 def _share(settings: BaseSettings, name: str) -> float:

@@ -1,11 +1,16 @@
-"""Bounded holding of items that wait for their domain's model.
+"""Items that wait in the pipeline for their domain's model: bounded, each with a deadline.
 
-Each held item pins its response in the scraper slot until it leaves the pipelines
-(scrapy/core/scraper.py:82 and :95), and the engine stops pulling requests once the slot holds
-more than SCRAPER_SLOT_MAX_ACTIVE_SIZE bytes (scrapy/core/engine.py:374).  So holding is capped in
-items and bytes well below that budget, every item has a deadline, and whoever owns the queue
-releases items when the crawl goes quiet or closes (``spider_idle`` never fires while anything is
-held: scrapy/core/engine.py:438).
+An item waits inside the pipeline's ``process_item``; until it leaves, Scrapy's scraper slot
+counts its response (at least 1,024 bytes) towards SCRAPER_SLOT_MAX_ACTIVE_SIZE, past which the
+engine stops pulling requests.  So the hold is capped in bytes (and items), the add-on raises that
+Scrapy setting by the hold's byte cap (so waiting items never stop the crawl), and every item has a
+deadline.  Whoever owns the queue releases a domain's items when its model is ready or when it
+falls back, and every item when the crawl goes quiet or closes (``spider_idle`` never fires while
+anything waits).
+
+A release carries ``None`` (the model is ready) or the :class:`FallbackReason` of the fallback.
+The queue is the one place where items wait: a later store of waiting items (a job directory, a
+shared store) would hook :meth:`HoldQueue.hold` and :meth:`HoldQueue.release_domain`.
 """
 
 from __future__ import annotations
@@ -16,27 +21,24 @@ from typing import Any
 
 from twisted.internet.defer import Deferred
 
-# Why a held item was released; the pipeline cleans it with the site model only after MODEL.
-MODEL = "model"
-DEADLINE = "deadline"
-QUIET = "quiet"
-NO_MODEL = "no_model"  # the fit failed, or the domain gave up its sample
-CLOSING = "closing"
+from scrapy_boilerplate.crawl.fallback import FallbackReason
 
-# Scrapy counts at least this many bytes per response (scrapy/core/scraper.py:65).
+# Scrapy's scraper slot counts at least this many bytes per response.
 MIN_HELD_BYTES = 1024
+
+Release = FallbackReason | None
 
 
 @dataclass(eq=False)
 class _Held:
     domain: str
     size: int
-    deferred: Deferred[str] = field(default_factory=Deferred)
+    deferred: Deferred[Release] = field(default_factory=Deferred)
     timer: Any = None
 
 
 class HoldQueue:
-    """Items waiting per domain; ``hold`` returns a Deferred fired with the release reason."""
+    """Items waiting per domain; ``hold`` returns a Deferred fired with the :data:`Release`."""
 
     def __init__(self, max_items: int, max_bytes: int, timeout: float, call_later: Callable[..., Any]) -> None:
         self.max_items = max_items
@@ -47,34 +49,38 @@ class HoldQueue:
         self.count = 0
         self.bytes = 0
 
-    def hold(self, domain: str, size: int) -> Deferred[str] | None:
-        """Hold one item of ``size`` HTML bytes; None when a cap would be exceeded."""
+    def hold(self, domain: str, size: int) -> Deferred[Release] | None:
+        """Hold one item whose response has ``size`` bytes; None when a cap would be exceeded."""
         size = max(size, MIN_HELD_BYTES)
         if self.count + 1 > self.max_items or self.bytes + size > self.max_bytes:
             return None
         held = _Held(domain, size)
-        held.timer = self._call_later(self.timeout, self._release_one, held, DEADLINE)
+        held.timer = self._call_later(self.timeout, self._release_one, held, FallbackReason.DEADLINE)
         self._by_domain.setdefault(domain, []).append(held)
         self.count += 1
         self.bytes += size
         return held.deferred
 
     def domains(self) -> list[str]:
-        """Domains that have held items."""
+        """Domains that have waiting items."""
         return list(self._by_domain)
 
-    def release_domain(self, domain: str, reason: str) -> int:
-        """Release every item held for ``domain``; returns how many."""
+    def waiting(self, domain: str) -> int:
+        """How many items of ``domain`` wait."""
+        return len(self._by_domain.get(domain, ()))
+
+    def release_domain(self, domain: str, release: Release) -> int:
+        """Release every item waiting for ``domain``; returns how many."""
         waiting = list(self._by_domain.get(domain, ()))
         for held in waiting:
-            self._release_one(held, reason)
+            self._release_one(held, release)
         return len(waiting)
 
-    def release_all(self, reason: str) -> int:
-        """Release every held item; returns how many."""
-        return sum(self.release_domain(domain, reason) for domain in self.domains())
+    def release_all(self, release: Release) -> int:
+        """Release every waiting item; returns how many."""
+        return sum(self.release_domain(domain, release) for domain in self.domains())
 
-    def _release_one(self, held: _Held, reason: str) -> None:
+    def _release_one(self, held: _Held, release: Release) -> None:
         waiting = self._by_domain.get(held.domain)
         if not waiting or held not in waiting:
             return
@@ -85,4 +91,4 @@ class HoldQueue:
         self.bytes -= held.size
         if held.timer is not None and held.timer.active():
             held.timer.cancel()
-        held.deferred.callback(reason)
+        held.deferred.callback(release)

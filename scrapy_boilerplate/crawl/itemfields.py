@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from itemadapter import ItemAdapter
+from scrapy import Item
 
 
 def undeclared_fields(item_class: type, fields: tuple[str, ...]) -> tuple[str, ...]:
@@ -90,3 +91,14 @@ class ItemFields:
         """Write several fields (all declared: see :meth:`missing_outputs`)."""
         for name, value in values.items():
             adapter[name] = value
+
+    @staticmethod
+    def drop(adapter: ItemAdapter, name: str) -> None:
+        """Remove field ``name`` (BOILERPLATE_DROP_HTML).  Dicts and ``scrapy.Item`` lose the field;
+        a dataclass or attrs item keeps its attribute, set to None (exporters read every field)."""
+        if name not in adapter:
+            return
+        if isinstance(adapter.item, (dict, Item)):
+            del adapter[name]
+        else:
+            adapter[name] = None

@@ -45,15 +45,16 @@ def write_linked_site(
     n_pages: int,
     seed: int = 0,
     paragraphs: Callable[[random.Random, int], list[str]] | None = None,
+    page_kb: int = 0,
 ) -> list[SyntheticPage]:
     """Write a synthetic site whose pages link to each other as ``root/article/N.html``.
 
     Every page is reachable from ``/article/0.html``; ``article/N.txt`` holds the gold article text.
-    ``paragraphs`` is passed to :func:`~scrapy_boilerplate.synthetic.make_site`.
+    ``paragraphs`` and ``page_kb`` are passed to :func:`~scrapy_boilerplate.synthetic.make_site`.
     """
     folder = Path(root) / "article"
     folder.mkdir(parents=True, exist_ok=True)
-    pages = make_site(site, n_pages, seed=seed, linked=True, paragraphs=paragraphs)
+    pages = make_site(site, n_pages, seed=seed, linked=True, paragraphs=paragraphs, page_kb=page_kb)
     for i, page in enumerate(pages):
         (folder / f"{i}.html").write_text(page.html, encoding="utf-8")
         (folder / f"{i}.txt").write_text(page.article_text + "\n", encoding="utf-8")

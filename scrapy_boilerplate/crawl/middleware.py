@@ -1,8 +1,8 @@
 """Downloader middleware: copy HTML responses of domains still sampling into their sample.
 
-It never holds a response: a response awaited here keeps its request in ``Downloader.active``
-(scrapy/core/downloader/__init__.py:224-233), which stops the whole crawl once CONCURRENT_REQUESTS
-are held, and keeps the page's links from the spider.  It only records the page and returns.
+It never holds a response: a response awaited in a downloader middleware keeps its request in
+the downloader's active set, which stops the whole crawl once CONCURRENT_REQUESTS are held, and
+keeps the page's links from the spider.  It only records the page and returns.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
+from scrapy_boilerplate.crawl.domain import domain_of
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.html import looks_binary
 from scrapy_boilerplate.page import Page
 
@@ -45,7 +46,7 @@ class BoilerplateSamplingMiddleware:
     def __init__(self, learner: BoilerplateLearner) -> None:
         self.learner = learner
         self.max_bytes = learner.config.max_page_bytes
-        self.count = learner.count
+        self.stats = learner.stats
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSamplingMiddleware:
@@ -61,7 +62,7 @@ class BoilerplateSamplingMiddleware:
             return response
         reason = sample_skip_reason(response, self.max_bytes)
         if reason is not None:
-            self.count(keys.SAMPLE_SKIPPED.format(reason=reason))
+            self.stats.inc_value(keys.SAMPLE_SKIPPED.format(reason=reason))
             return response
         assert isinstance(response, TextResponse)  # typing: checked by sample_skip_reason
         self.learner.add_sample(domain, Page.from_response(response))

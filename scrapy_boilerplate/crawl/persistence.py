@@ -10,6 +10,7 @@ where that is not enough (a shared sample, a fit) the crawl goes on as if there 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scrapy.crawler import Crawler
@@ -28,8 +29,9 @@ from scrapy_boilerplate.store import (
     coordinator_for,
     store_from_settings,
 )
+from scrapy_boilerplate.store.drift import Drift
 from scrapy_boilerplate.store.record import StoreEntry
-from scrapy_boilerplate.store.sharing import Learned
+from scrapy_boilerplate.store.sharing import FitOutcome, Learned
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +154,26 @@ class ModelSync:
         except StoreError as exc:
             self.go_local(f"sharing a sample page of {domain}", exc)
             return None
+
+    def fit(self, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
+        """Fit ``domain``'s sample (blocking: run it in a thread); see :meth:`SharedLearning.fit`."""
+        return self.learning.fit(domain, parsed)
+
+    def local_sample(self, domain: str) -> list[Page]:
+        """``domain``'s sample pages when the sample lives in this process (else none)."""
+        return self.learning.local_sample(domain)
+
+    def needs_fit(self, state: SampleState, known: StoreEntry | None) -> bool:
+        """True when a shared sample is complete and no model fitted on it is known here."""
+        return self.learning.needs_fit(state, known)
+
+    def watch(self, domain: str, learned: Learned) -> None:
+        """Start watching ``domain`` for drift against the model just put to use."""
+        self.learning.watch(domain, learned)
+
+    def observe(self, domain: str, removed_share: float, unseen_share: float | None, learned: Learned) -> Drift | None:
+        """Feed one measured page to the drift monitor; on drift a new sample is opened."""
+        return self.learning.observe(domain, removed_share, unseen_share, learned)
 
     def drop_sample(self, domain: str) -> None:
         """Free an evicted domain's sample pages when they live in this process (a shared sample stays)."""

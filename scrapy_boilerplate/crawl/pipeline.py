@@ -1,36 +1,37 @@
-"""The item pipeline: clean each item's HTML with its domain's model (or the fallback)."""
+"""The item pipeline: clean each item's page with its domain's model (or the fallback).
+
+An item's page is the response that produced it (linked by the spider middleware, when the item
+does not carry the HTML field), or the HTML and URL fields of the item itself.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
+from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
-from scrapy_boilerplate.crawl.holding import MODEL
+from scrapy_boilerplate.crawl.domain import domain_of
+from scrapy_boilerplate.crawl.drift import clean_and_measure
+from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_by, unwritable_item_classes
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner, domain_of
+from scrapy_boilerplate.crawl.itempages import OPTED_OUT
+from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
-from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.sharing import Learned, SharedLearning
+from scrapy_boilerplate.store.sharing import Learned
 
 logger = logging.getLogger(__name__)
 
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
-
-
-def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -> tuple[CleanedPage, float | None]:
-    """Clean one page and measure its unseen share for drift on the same parsed tree (thread-safe)."""
-    page = Page(html, url)
-    return model.clean(page), SharedLearning.unseen_share(learned, page)
-
 
 # A page starts with "<" after an optional BOM and blank space (matched in place: no stripped copy).
 _MARKUP_START = re.compile("[\ufeff \t\r\n]*<")
@@ -47,6 +48,16 @@ def skip_reason(html: Any, max_bytes: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class ItemPage:
+    """The page an item is cleaned from: its HTML, URL, size in Scrapy's scraper slot, and response."""
+
+    html: str
+    url: str
+    size: int
+    response: Response | None = None
+
+
 class BoilerplatePipeline:
     """Writes the main text (and optionally cleaned HTML and the model name) into each item."""
 
@@ -56,11 +67,12 @@ class BoilerplatePipeline:
         self.learner = learner
         self.config = learner.config
         self.stats = learner.stats
+        self.pages = learner.item_pages
+        self.report = learner.report
         self.fields = ItemFields(self.config.output_fields)
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
-        self.count = learner.count
-        self._cleaned_keys: dict[str, str] = {}  # model name -> its items/cleaned key
+        self._last_clean: tuple[Response, SiteModel, CleanedPage] | None = None  # listing pages' items
         if spidercls is not None:
             self.report_unwritable_item_classes(spidercls)
 
@@ -89,90 +101,127 @@ class BoilerplatePipeline:
         fields = self.fields.adapt(item)
         if fields is None:
             return item
-        if self.learner.is_opted_out(item):
+        linked, response = self.pages.take(item)
+        if linked and response is OPTED_OUT:
             return self._skip(item, "opt_out")
         if self.fields.missing_outputs(item):
             return self._undeclared(item)
+        page = self._page_of(fields, response)
+        if isinstance(page, str):
+            return self._skip(item, page)
+        domain = domain_of(page.url) if page.url else ""
+        model, reason = await self._model_for(domain, page.size)
+        cleaned, reason = await self._cleaned(domain, page, model, reason)
+        if cleaned is not None:
+            self._write(fields, cleaned, domain, reason)
+        return item
+
+    def _page_of(self, fields: ItemAdapter, response: Response | None) -> ItemPage | str:
+        """The page that cleans the item, or why there is none (a skip reason)."""
+        if response is not None:
+            if len(response.body) > self.config.max_page_bytes:
+                return "too_large"
+            html = response.text  # type: ignore[attr-defined]  # linked responses are TextResponses
+            return skip_reason(html, self.config.max_page_bytes) or ItemPage(
+                html, response.url, len(response.body), response
+            )
         html = fields.get(self.config.html_field)
         if isinstance(html, bytes):
             if len(html) > self.config.max_page_bytes:  # the limit is in bytes: judged before decoding
-                return self._skip(item, "too_large")
+                return "too_large"
             html = decode_html(html)
         reason = skip_reason(html, self.config.max_page_bytes)
         if reason is not None:
-            return self._skip(item, reason)
+            return reason
         url = fields.get(self.config.url_field)
-        url = url if isinstance(url, str) else ""
-        domain = domain_of(url) if url else ""
-        model = await self._model_for(domain, len(html)) if domain else None
-        prepared = self.learner.take_prepared(domain, url, html) if model is not None else None
-        if prepared is None and model is not None and (learned := self.learner.drift_due(domain, model)):
-            cleaned, fallback = await self._measure(domain, learned, html, url)
-        else:
-            cleaned, fallback = (prepared, False) if prepared is not None else await self._clean(model, html, url)
-        if cleaned is not None:
-            self._write(fields, cleaned, fallback)
-        return item
+        return ItemPage(html, url if isinstance(url, str) else "", len(html))
 
-    async def _model_for(self, domain: str, size: int) -> SiteModel | None:
-        """The domain's model, waiting for it (bounded) while the domain is still sampling."""
+    async def _model_for(self, domain: str, size: int) -> tuple[SiteModel | None, FallbackReason | None]:
+        """The domain's model, waiting for it (bounded) while the domain is still sampling; without
+        one, why the fallback cleans the item."""
+        if not domain:
+            return None, FallbackReason.NO_URL
         model = self.learner.model_for(domain)
-        if model is not None or not self.learner.should_hold(domain):
-            return model
+        if model is not None:
+            return model, None
+        if not self.learner.should_hold(domain):
+            return None, self.learner.fallback_reason(domain)
         held = self.learner.hold.hold(domain, size)
         if held is None:
-            self.count(keys.ITEMS_HOLD_FULL)
-            return None
-        self.count(keys.ITEMS_HELD)
-        reason = await maybe_deferred_to_future(held)
-        self.count(keys.ITEMS_RELEASED.format(reason=reason))
-        return self.learner.model_for(domain) if reason == MODEL else None
+            return None, FallbackReason.HOLD_FULL
+        self.stats.inc_value(keys.ITEMS_HELD)
+        release = await maybe_deferred_to_future(held)
+        self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=release.key if release else "model"))
+        model = self.learner.model_for(domain) if release is None else None
+        return model, (release or FallbackReason.SAMPLE_NOT_FILLED) if model is None else None
 
-    async def _clean(self, model: SiteModel | None, html: str, url: str) -> tuple[CleanedPage | None, bool]:
+    async def _cleaned(
+        self, domain: str, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
+    ) -> tuple[CleanedPage | None, FallbackReason | None]:
+        """The cleaned page: from the fit's own clean of a sample page, from the item before it
+        (a listing page's items share their page), measured for drift, or cleaned now."""
+        if model is not None:
+            prepared = self.learner.take_prepared(domain, page.url, page.html)
+            if prepared is not None:
+                return prepared, None
+        last, cleaner = self._last_clean, model or self.learner.fallback
+        if last is not None and last[0] is page.response and last[1] is cleaner:
+            return last[2], reason
+        if model is not None and (learned := self.learner.drift.due(domain, model)):
+            cleaned, reason = await self._measure(domain, learned, page)
+        else:
+            cleaned, reason = await self._clean(model, page, reason)
+        if page.response is not None and cleaned is not None:
+            self._last_clean = (page.response, cleaner, cleaned)
+        return cleaned, reason
+
+    async def _clean(
+        self, model: SiteModel | None, page: ItemPage, reason: FallbackReason | None
+    ) -> tuple[CleanedPage | None, FallbackReason | None]:
         """Clean with ``model`` (None: the fallback); a failing site model falls back, then gives up.
 
-        Returns the cleaned page (None when every model failed) and whether the fallback made it.
-        """
+        Returns the cleaned page (None when every model failed) and, if the fallback made it, why."""
         candidates = [model] if model is not None else []
         for candidate in [*candidates, self.learner.fallback]:
             try:
-                cleaned = await self.cleaner.clean(candidate, html, url)
-                return cleaned, candidate is self.learner.fallback
+                cleaned = await self.cleaner.clean(candidate, page.html, page.url)
+                return cleaned, reason if candidate is self.learner.fallback else None
             except Exception as exc:  # degrade, never crash: the item goes on
-                self.count(keys.ERRORS.format(kind=type(exc).__name__))
-                logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, url, exc)
-        return None, False
+                self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
+                logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, page.url, exc)
+                reason = FallbackReason.MODEL_ERROR if reason is None else reason
+        return None, None
 
-    async def _measure(self, domain: str, learned: Learned, html: str, url: str) -> tuple[CleanedPage | None, bool]:
+    async def _measure(
+        self, domain: str, learned: Learned, page: ItemPage
+    ) -> tuple[CleanedPage | None, FallbackReason | None]:
         """Clean with the domain's model and feed the drift monitor; any error takes the usual path."""
         try:
             cleaned, unseen = await self.cleaner.run(
-                learned.model, clean_and_measure, learned.model, html, url, learned
+                learned.model, clean_and_measure, learned.model, page.html, page.url, learned
             )
         except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
-            return await self._clean(learned.model, html, url)
-        self.learner.observe(domain, learned, cleaned.removed_share, unseen)
-        return cleaned, False
+            return await self._clean(learned.model, page, None)
+        self.learner.drift.observe(domain, learned, cleaned.removed_share, unseen)
+        return cleaned, None
 
-    def _write(self, fields: ItemAdapter, cleaned: CleanedPage, fallback: bool) -> None:
+    def _write(self, fields: ItemAdapter, cleaned: CleanedPage, domain: str, reason: FallbackReason | None) -> None:
+        label = cleaned.model + (FALLBACK_MARK if reason is not None else "")
         values: dict[str, Any] = {self.config.text_field: cleaned.text}
         if self.config.cleaned_html_field:
             values[self.config.cleaned_html_field] = cleaned.html
         if self.config.model_field:
-            values[self.config.model_field] = cleaned.model + (FALLBACK_MARK if fallback else "")
+            values[self.config.model_field] = label
         self.fields.set_many(fields, values)
-        inc = self.count
-        key = self._cleaned_keys.get(cleaned.model)
-        if key is None:
-            key = self._cleaned_keys[cleaned.model] = keys.ITEMS_CLEANED.format(model=cleaned.model)
-        inc(key)
-        if fallback:
-            inc(keys.ITEMS_FALLBACK)
-        inc(keys.CHARS_TOTAL, cleaned.total_chars)
-        inc(keys.CHARS_REMOVED, cleaned.removed_chars)
+        if self.config.drop_html:
+            self.fields.drop(fields, self.config.html_field)
+        self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
+        self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
+        self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
+        self.report.cleaned(label, domain, reason)
 
     def _skip(self, item: Any, reason: str) -> Any:
-        self.count(keys.ITEMS_SKIPPED.format(reason=reason))
+        self.stats.inc_value(keys.ITEMS_SKIPPED.format(reason=reason))
         return item
 
     def _undeclared(self, item: Any) -> Any:

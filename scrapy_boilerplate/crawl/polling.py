@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.task import LoopingCall
 
-from scrapy_boilerplate.crawl.domain_state import READY
 from scrapy_boilerplate.crawl.persistence import PollResult
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.store import StoreError
@@ -51,19 +50,8 @@ class SharedStorePoller:
         if self._busy:
             return
         self._ticks += 1
-        domains = self.learner.domains
-        waiting = {
-            d: (s.learned.entry if s.learned else None)
-            for d, s in domains.items()
-            if not s.fitting and (s.resampling or s.model is None)
-        }
-        ready = {}
-        if self._ticks % READY_POLL_EVERY == 0:
-            ready = {
-                d: (s.revision, s.learned.entry)
-                for d, s in domains.items()
-                if s.status == READY and not s.resampling and not s.fitting and s.learned is not None
-            }
+        waiting = self.learner.waiting_for_others()
+        ready = self.learner.ready_to_recheck() if self._ticks % READY_POLL_EVERY == 0 else {}
         if not waiting and not ready:
             return
         self._busy = True

@@ -1,7 +1,10 @@
-"""Spider middleware: items from requests with ``meta["dont_clean_boilerplate"]`` skip cleaning.
+"""Spider middleware: tells the pipeline which page cleans each item, and which items opted out.
 
-Item pipelines never see the response (scrapy/core/scraper.py:496-506), so the opt-out is read
-here, where ``process_spider_output(response, result)`` has both, and handed to the pipeline.
+Item pipelines never see the response; ``process_spider_output(response, result)`` has both.  An
+item that does not carry the HTML field is linked to its response (see :mod:`itempages`), so a
+spider can yield ``{"url": response.url, "title": ...}`` and get ``text``.  Items of a request with
+``meta["dont_clean_boilerplate"]`` are marked to pass untouched.  Items are passed on in order and
+unchanged.
 """
 
 from __future__ import annotations
@@ -9,13 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-from itemadapter import is_item
+from itemadapter import ItemAdapter, is_item
 from scrapy.crawler import Crawler
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner
+from scrapy_boilerplate.crawl.itempages import ItemPages
 
 
 def _opted_out(response: Response) -> bool:
@@ -26,33 +29,50 @@ def _opted_out(response: Response) -> bool:
 
 
 class BoilerplateSpiderMiddleware:
-    """Marks the items of opted-out responses for the pipeline; passes everything on in order."""
+    """Links each item without HTML to its response; marks the items of opted-out responses."""
 
-    def __init__(self, learner: BoilerplateLearner) -> None:
-        self.learner = learner
+    def __init__(self, pages: ItemPages, html_field: str) -> None:
+        self.pages = pages
+        self.html_field = html_field
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
         """Needs the learner extension (the add-on enables both)."""
-        return cls(require_learner(crawler, cls.__name__))
+        learner = require_learner(crawler, cls.__name__)
+        return cls(learner.item_pages, learner.config.html_field)
 
     def process_spider_output(self, response: Response, result: Iterable[Any], spider: Any = None) -> Iterable[Any]:
         """Sync callbacks."""
-        opted_out = _opted_out(response)
+        note = self._noter(response)
         for output in result:
-            if opted_out and is_item(output):
-                self.learner.mark_opt_out(output)
+            if is_item(output):
+                note(output)
             yield output
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Any = None
     ) -> AsyncIterator[Any]:
         """Async callbacks (every callback's output, in Scrapy 2.13+)."""
-        if not _opted_out(response):  # the usual case: pass everything on, checking nothing per output
-            async for output in result:
-                yield output
-            return
+        note = self._noter(response)
         async for output in result:
             if is_item(output):
-                self.learner.mark_opt_out(output)
+                note(output)
             yield output
+
+    def _noter(self, response: Response) -> Any:
+        """What to record for each item of ``response``."""
+        if _opted_out(response):
+            return self.pages.opt_out
+        if not isinstance(response, TextResponse):
+            return _nothing
+        html_field, link = self.html_field, self.pages.link
+
+        def link_if_without_html(item: Any) -> None:
+            if ItemAdapter(item).get(html_field) in (None, ""):
+                link(item, response)
+
+        return link_if_without_html
+
+
+def _nothing(item: Any) -> None:
+    return None

@@ -1,12 +1,6 @@
-"""Stats keys of the plugin, all under ``boilerplate/`` (``component/event[/detail]``, as Scrapy does),
-and the counter the plugin increments them with."""
+"""Stats keys of the plugin, all under ``boilerplate/`` (``component/event[/detail]``, as Scrapy does)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
-
-from scrapy.statscollectors import StatsCollector
 
 PREFIX = "boilerplate/"
 
@@ -18,9 +12,9 @@ DOMAINS_FALLBACK = "boilerplate/domains/fallback"
 DOMAINS_EVICTED = "boilerplate/domains/evicted"
 ITEMS_CLEANED = "boilerplate/items/cleaned/{model}"
 ITEMS_FALLBACK = "boilerplate/items/fallback"
+ITEMS_FALLBACK_REASON = "boilerplate/items/fallback/{reason}"  # see crawl.fallback.FallbackReason
 ITEMS_HELD = "boilerplate/items/held"
-ITEMS_RELEASED = "boilerplate/items/released/{reason}"  # model, deadline, quiet, closing
-ITEMS_HOLD_FULL = "boilerplate/items/hold_full"
+ITEMS_RELEASED = "boilerplate/items/released/{reason}"  # model, or a fallback reason
 ITEMS_SKIPPED = "boilerplate/items/skipped/{reason}"  # opt_out, no_html, not_html, too_large, undeclared_field
 CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
@@ -44,9 +38,9 @@ ALL_KEYS: tuple[str, ...] = (
     DOMAINS_EVICTED,
     ITEMS_CLEANED,
     ITEMS_FALLBACK,
+    ITEMS_FALLBACK_REASON,
     ITEMS_HELD,
     ITEMS_RELEASED,
-    ITEMS_HOLD_FULL,
     ITEMS_SKIPPED,
     CHARS_TOTAL,
     CHARS_REMOVED,
@@ -60,28 +54,3 @@ ALL_KEYS: tuple[str, ...] = (
     MODELS_REFITTED,
     DRIFT_DETECTED,
 )
-
-
-def counter(stats: Any) -> Callable[..., None]:
-    """``stats.inc_value(key, count=1)``, without Scrapy's per-call shims on its own dict-backed collectors.
-
-    Scrapy 2.19's ``StatsCollector`` runs a Python ``__getattribute__`` on every attribute access
-    (raising and catching an AttributeError on each ``self._stats``) and wraps ``inc_value`` in a
-    check of a deprecated ``spider`` argument: ~14k instructions per increment, against ~3k for
-    the same update of the collector's dict.  Collectors with their own ``inc_value`` (e.g.
-    ``DummyStatsCollector``, or one that forwards to a metrics service) keep their method.
-    """
-    cls = type(stats)
-    read = object.__getattribute__
-    if (
-        getattr(cls, "inc_value", None) is not StatsCollector.inc_value
-        or cls.__getattribute__ is not StatsCollector.__getattribute__
-        or not isinstance(getattr(stats, "_stats", None), dict)
-    ):
-        return stats.inc_value
-
-    def inc_value(key: str, count: Any = 1) -> None:
-        values = read(stats, "_stats")  # looked up each time: set_stats may replace the dict
-        values[key] = values.setdefault(key, 0) + count
-
-    return inc_value

@@ -2,8 +2,10 @@
 
 SPEC: ``start_urls``, ``settings`` (merged over the test defaults), ``out`` (a folder that gets
 ``items.jsonl``, ``stats.json`` and ``crawl.log``), ``follow`` (regex of links to follow),
-``item_type`` (dict, item, dataclass, attrs, without_text) and ``opt_out`` (regex of URLs requested with
-``dont_clean_boilerplate``).  Tests call :func:`run_crawl`.
+``item_type`` (dict, item, dataclass, attrs, without_text), ``opt_out`` (regex of URLs requested with
+``dont_clean_boilerplate``), ``html_in_item`` (False: items carry no page, as a spider written
+without the plugin in mind) and ``items_per_page`` (a listing page's entries).  Tests call
+:func:`run_crawl`.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ class SiteSpider(scrapy.Spider):
         self.follow = re.compile(spec.get("follow", r"/article/"))
         self.opt_out = re.compile(spec["opt_out"]) if spec.get("opt_out") else None
         self.item_cls = ITEM_TYPES[spec.get("item_type", "dict")]
+        self.html_in_item = spec.get("html_in_item", True)
+        self.items_per_page = spec.get("items_per_page", 1)
 
     def _request(self, url: str) -> scrapy.Request:
         meta = {"dont_clean_boilerplate": True} if self.opt_out and self.opt_out.search(url) else {}
@@ -87,9 +91,12 @@ class SiteSpider(scrapy.Spider):
     def parse(self, response):  # noqa: ANN001, ANN201 - Scrapy callback
         is_text = isinstance(response, TextResponse)
         fields = {"url": response.url, "size": len(response.body)}
-        if is_text:
+        if is_text and self.html_in_item:
             fields["html"] = response.text
-        yield self.item_cls(**fields)
+        if self.items_per_page == 1:
+            yield self.item_cls(**fields)
+        for entry in range(self.items_per_page if self.items_per_page > 1 else 0):
+            yield self.item_cls(**{**fields, "url": f"{response.url}#entry-{entry}"})
         if is_text and response.headers.get(b"Content-Type", b"").startswith(b"text/html"):
             for href in response.css("a::attr(href)").getall():
                 url = response.urljoin(href)
