@@ -18,6 +18,7 @@ are removed instead of re-measured, so cleaning stays one measuring pass.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -103,6 +104,12 @@ COMMENT_HEADING = re.compile(
 NAMED_XPATH = lxml.etree.XPath(".//*[@class or @id or @role]")
 NEGATIVE_RE = re.compile("|".join([*NEGATIVE_PARTS, *(rf"(?<![a-z0-9]){word}(?![a-z0-9])" for word in NEGATIVE_WORDS)]))
 COMMENT_HEADING_TAGS = frozenset({"h2", "h3", "h4", "p", "div"})
+# A comment heading is a few words in a little markup; an element with more markup than this
+# (tags and text) around a short text is a wrapper, not a heading.  The bound also bounds the
+# text walks below: an element is walked only for the ancestors within this much markup, where
+# a nest of short elements (thousands of divs with empty children) made each one re-walk the
+# nest, quadratic in its depth (a 163 KB page took 16 s).
+COMMENT_HEADING_MAX_MARKUP = 4000
 # XPath's own normalize-space (it collapses only space, tab, CR and LF) decides what is short.
 SHORT_TEXT_XPATH = lxml.etree.XPath(f"string-length(normalize-space()) <= {COMMENT_HEADING_MAX_CHARS}")
 
@@ -250,11 +257,17 @@ def cut_comments(region: Element, removal: Removal) -> None:
     """
     lengths = removal.lengths
     tags = COMMENT_HEADING_TAGS
+    removed_markup: dict[Element, int] = {}
     for el in region.iterdescendants():
         if el.tag not in tags:
             continue
         known = lengths.get(el)
-        if (known is not None and known.text > COMMENT_HEADING_MAX_CHARS) or not SHORT_TEXT_XPATH(el):
+        if known is not None:
+            if known.text > COMMENT_HEADING_MAX_CHARS or known.markup > COMMENT_HEADING_MAX_MARKUP:
+                continue
+        elif _removed_markup(el, removal, removed_markup) > COMMENT_HEADING_MAX_MARKUP:
+            continue
+        if not SHORT_TEXT_XPATH(el):
             continue
         text = normalize_space(to_text(el))
         if text and COMMENT_HEADING.match(text):
@@ -263,6 +276,26 @@ def cut_comments(region: Element, removal: Removal) -> None:
                 if isinstance(doomed.tag, str):
                     removal.remove(doomed, reason)
             return
+
+
+def _removed_markup(el: Element, removal: Removal, memo: dict[Element, int]) -> float:
+    """The markup length of the removed subtree that ``el`` lies in (bounds ``el``'s own; removed
+    elements are no longer in the lengths table); ``memo`` keeps it for the elements climbed through."""
+    climbed = []
+    node: Element | None = el
+    size: float = math.inf  # not inside a removed subtree: unmeasured, of unknown size
+    while node is not None:
+        if node in memo:
+            size = memo[node]
+            break
+        if node in removal.removed:
+            size = memo[node] = removal.removed[node][1].markup
+            break
+        climbed.append(node)
+        node = node.getparent()
+    for node in climbed:
+        memo[node] = size  # type: ignore[assignment]
+    return size
 
 
 def widen_to_repeats(main: Element, body: Element, lengths: dict[Element, Lengths]) -> Element:
