@@ -15,10 +15,10 @@ from scrapy_boilerplate.models.registry import registry
 
 
 @pytest.fixture
-def test_models(monkeypatch):
+def test_models():
     """Register the test-only models for one test (kept out of the model-contract suite)."""
-    for cls in (CommonBlocks, Broken):
-        monkeypatch.setitem(registry._classes, cls.name, cls)
+    with registry.registered(CommonBlocks), registry.registered(Broken):
+        yield
 
 
 def config(**values) -> BoilerplateConfig:

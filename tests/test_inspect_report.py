@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import lxml.html
@@ -28,10 +29,10 @@ HOSTILE = """<html><head><title>Hostile</title><style>body{display:none}</style>
 
 
 @pytest.fixture
-def marker(monkeypatch) -> type[MarkerModel]:
+def marker() -> Iterator[type[MarkerModel]]:
     """The test model, registered for the duration of one test only."""
-    monkeypatch.setitem(registry._classes, MarkerModel.name, MarkerModel)
-    return MarkerModel
+    with registry.registered(MarkerModel):
+        yield MarkerModel
 
 
 def _spans(report: str, css: str) -> list[str]:

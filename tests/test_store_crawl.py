@@ -127,7 +127,7 @@ def redis_crawl(redis_url):
     client.close()
 
 
-def test_workers_share_one_sample_and_one_fit_and_lose_or_repeat_nothing(site, tmp_path, redis_crawl, monkeypatch):
+def test_workers_share_one_sample_and_one_fit_and_lose_or_repeat_nothing(site, tmp_path, redis_crawl):
     base, gold = site
     settings = {**redis_crawl, "CONCURRENT_REQUESTS": 2, "DOWNLOAD_DELAY": 0.05}
     workers = [start_crawl(tmp_path / f"w{n}", urls(base), settings, follow="^$") for n in range(3)]
@@ -143,8 +143,8 @@ def test_workers_share_one_sample_and_one_fit_and_lose_or_repeat_nothing(site, t
     stored = open_store(redis_crawl["REDIS_URL"], prefix=redis_crawl["BOILERPLATE_STORE_PREFIX"])
     (entry,) = stored.list()
     assert entry.pages == 10 and entry.model == MODEL
-    monkeypatch.setitem(registry._classes, MODEL, StoredBlocks)  # readable here too, for this test only
-    model = stored.get(entry.spider, entry.domain).model
+    with registry.registered(StoredBlocks):  # readable here too, for this test only
+        model = stored.get(entry.spider, entry.domain).model
     for item in items:  # the one stored model cleaned every worker's items
         assert item["text"] == model.clean(Page(item["html"], item["url"])).text
     stored.close()

@@ -7,6 +7,7 @@ from scrapy_boilerplate.models.registry import (
     create_model,
     get_model_class,
     register,
+    registered,
     registry,
 )
 from scrapy_boilerplate.models.serialization import dump_model, load_model
@@ -24,5 +25,6 @@ __all__ = [
     "get_model_class",
     "load_model",
     "register",
+    "registered",
     "registry",
 ]

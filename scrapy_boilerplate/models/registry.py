@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from scrapy_boilerplate.models.errors import UnknownModelError
@@ -44,6 +46,25 @@ class ModelRegistry:
         self._classes[cls.name] = cls
         return cls
 
+    @contextlib.contextmanager
+    def registered(self, cls: type[SiteModel]) -> Iterator[type[SiteModel]]:
+        """``cls`` registered for the duration of a ``with`` block; afterwards its name means what it meant before.
+
+        For tests and experiments that need a model by name without leaving it registered.
+        """
+        name = getattr(cls, "name", None)
+        if isinstance(name, str) and name in self._builtin_modules:
+            self.get_class(name)  # a built-in model's own class is what its name gives back afterwards
+        previous = self._classes.get(name) if isinstance(name, str) else None
+        self.register(cls)  # raises TypeError before anything changed
+        try:
+            yield cls
+        finally:
+            if previous is None:
+                self._classes.pop(cls.name, None)
+            else:
+                self._classes[cls.name] = previous
+
     def names(self) -> list[str]:
         """Every model name that can be created, sorted."""
         return sorted(set(self._classes) | set(self._builtin_modules))
@@ -64,6 +85,7 @@ class ModelRegistry:
 
 registry = ModelRegistry(_BUILTIN_MODULES)
 register = registry.register
+registered = registry.registered
 get_model_class = registry.get_class
 create_model = registry.create
 available_models = registry.names
