@@ -5,9 +5,10 @@
 #
 # Builds a minimal Debian (debootstrap, cached as a tarball under $WORK), unpacks a fresh copy, installs
 # python3 and git with apt as a user would, clones BRANCH of this repository into it as an ordinary
-# user, and runs each command of the README's "Set up" block in the clone.  Exits non-zero if any
-# fails.  Needs root, debootstrap and access to Debian's and Python's package archives; takes about
-# ten minutes, so CI does not run it.
+# user, and runs each command of the README's "Set up" block in the clone; then builds the sdist and
+# wheel there and installs each into a fresh virtual environment.  Exits non-zero if any step fails.
+# Needs root, debootstrap and access to Debian's and Python's package archives; takes about ten
+# minutes, so CI does not run it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,4 +81,19 @@ for command in "${COMMANDS[@]}"; do
     grep -v "^SKIPPED" "$WORK/command.log" | tail -n 25
     echo "== $result in $((SECONDS - started)) s: $command"
 done
+
+# The distribution: sdist and wheel built, checked by twine, and each installed into a fresh
+# virtual environment of its own, whose command then cleans the bundled saved pages.
+echo "== python -m build; twine check; each of wheel and sdist installed in a fresh venv"
+distribution_check='set -e
+rm -rf dist && .venv/bin/python -m build --outdir dist . >/dev/null 2>&1
+.venv/bin/python -m twine check --strict dist/*
+for file in dist/*.whl dist/*.tar.gz; do
+    rm -rf /tmp/fresh-venv && python3 -m venv --without-pip /tmp/fresh-venv
+    .venv/bin/python -m pip --python /tmp/fresh-venv/bin/python install --quiet --quiet "$file"
+    echo "$(basename "$file"): $(/tmp/fresh-venv/bin/scrapy-boilerplate extract --model style_tree example_project/saved_pages /tmp/out)"
+done'
+if as_user "cd project && $distribution_check" >"$WORK/command.log" 2>&1; then result=passed; else result=FAILED; status=1; fi
+tail -n 25 "$WORK/command.log"
+echo "== $result: the distribution"
 exit $status
