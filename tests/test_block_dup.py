@@ -150,6 +150,7 @@ def test_repeated_and_frequent_blocks_still_match_like_brute_force(monkeypatch, 
             assert match.cosine[row] == pytest.approx(best)
 
 
+@pytest.mark.slow
 def test_pages_of_thousands_of_repeated_blocks_clean_in_bounded_memory():
     # Pairing every block with every block of the same shape would need gigabytes here.
     sample = [listing_page(seed, 12_000) for seed in range(2)] + [page(f"<p>Story {i}</p>", f"s{i}") for i in range(3)]

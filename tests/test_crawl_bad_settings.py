@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # scrapy runspider in a subprocess per setting
+
 SPIDER = """
 import scrapy
 

@@ -39,6 +39,7 @@ def cleaning_threads(tmp_path, seed: str, **settings) -> Counter:
     return Counter("reactor" if line == "cleaned in MainThread" else "pool" for line in lines)
 
 
+@pytest.mark.slow
 def test_a_fast_model_moves_to_the_reactor_thread_after_its_warm_up(site, tmp_path):
     threads = cleaning_threads(tmp_path, site, CONCURRENT_REQUESTS=1)
     # The 10 sampled pages are cleaned with the fit (in the pool), then WARMUP_CLEANS more are timed there;
@@ -47,11 +48,13 @@ def test_a_fast_model_moves_to_the_reactor_thread_after_its_warm_up(site, tmp_pa
     assert threads["pool"] >= 10 + WARMUP_CLEANS
 
 
+@pytest.mark.slow
 def test_a_model_slower_than_the_limit_stays_in_the_thread_pool(site, tmp_path):
     threads = cleaning_threads(tmp_path, site, BOILERPLATE_INLINE_CLEAN_MS=1e-6)
     assert threads["reactor"] == 0 and threads["pool"] == PAGES
 
 
+@pytest.mark.slow
 def test_without_threads_every_clean_is_inline(site, tmp_path):
     threads = cleaning_threads(tmp_path, site, BOILERPLATE_CLEAN_IN_THREAD=False)
     assert threads["pool"] <= 10  # only the sample, cleaned in the fit's thread

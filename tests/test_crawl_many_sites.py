@@ -13,6 +13,8 @@ from helpers.crawl_harness import run_crawl
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
 
+pytestmark = pytest.mark.slow  # a real crawl of forty sites
+
 SAMPLE_SIZE = 5
 MODEL = "style_tree"
 

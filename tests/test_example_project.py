@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "example_project"
 
 
@@ -23,6 +25,7 @@ def test_bundled_corpus_is_what_the_generator_writes(tmp_path, monkeypatch):
             assert (tmp_path / site / name).read_text() == (CORPUS / site / name).read_text()
 
 
+@pytest.mark.slow
 def test_demo_crawls_the_corpus_and_beats_the_uncleaned_text(tmp_path):
     proc = subprocess.run(
         [sys.executable, str(EXAMPLE / "demo.py"), "--out", str(tmp_path / "items.jsonl")],

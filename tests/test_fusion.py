@@ -103,6 +103,7 @@ def test_saved_site_state_cleans_identically(tmp_path):
         assert [d.reason for d in again.clean(page).decisions] == [d.reason for d in model.clean(page).decisions]
 
 
+@pytest.mark.slow
 def test_bad_inputs_never_raise_out_of_clean():
     model = create_model("fusion").fit(_site("harbour.example"))
     huge = "<html><body>" + "<p>A line of text that goes on.</p>" * (20_000_000 // 34) + "</body></html>"

@@ -1,6 +1,7 @@
 import sys
 
 import lxml.etree
+import pytest
 
 from scrapy_boilerplate.html import body_text, normalize_space, parse_html, raw_text, to_text
 from scrapy_boilerplate.html.text import collapsed_length, spaced_text
@@ -67,6 +68,7 @@ def test_normalize_space_and_collapsed_length_match_split_and_join():
         assert collapsed_length(text) == len(_split_and_join(text)), repr(text)
 
 
+@pytest.mark.slow
 def test_normalize_space_fast_path_misses_no_whitespace_character():
     # Every character that str.split splits on, between two letters or at an end, is collapsed.
     for code in range(sys.maxunicode + 1):

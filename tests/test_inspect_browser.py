@@ -14,6 +14,8 @@ from helpers.pngread import read_png
 
 from scrapy_boilerplate.cli import main
 
+pytestmark = pytest.mark.slow  # renders the report in headless Chromium
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER = next((path for path in map(shutil.which, BROWSERS) if path), None)
 WIDTH, HEIGHT = 1280, 1600

@@ -73,6 +73,7 @@ def test_a_damaged_style_tree_array_is_refused():
         load_model(json.dumps(document).encode())
 
 
+@pytest.mark.slow
 def test_fitting_saving_loading_and_cleaning_with_style_tree_never_imports_numpy():
     """In a fresh interpreter: the crawl's whole path for style_tree, then a look at sys.modules."""
     script = """

@@ -36,6 +36,7 @@ def random_docs(seed: int, alphabet: str = "abcdefgh<>/ =\n") -> list[str]:
     return docs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 @pytest.mark.parametrize("delimiters", [False, True])
 def test_alternation_tables_match_the_reference(seed, delimiters):
@@ -62,6 +63,7 @@ def assert_lazy_tables_match_reference(docs, delimiters: bool, step: int) -> Non
         assert [int(tables.get(n)[a]) for a in range(0, 101, step)] == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 @pytest.mark.parametrize("delimiters", [False, True])
 def test_the_walks_lazy_tables_match_the_reference(seed, delimiters):
@@ -121,6 +123,7 @@ def test_unpackable_keys_fall_back_to_a_lexicographic_sort(monkeypatch):
     assert find_optimal_fast(corpus_of(docs)) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delimiters", [False, True])
 def test_tiny_chunks_change_no_count(monkeypatch, delimiters):
     """The counter sorts, gathers and ranks chunk by chunk (and the table counts so): chunk

@@ -33,6 +33,7 @@ def only(directory: Path, pattern: str) -> Path:
     return found
 
 
+@pytest.mark.slow
 def test_twine_accepts_both(dist):
     files = [str(only(dist, "*.whl")), str(only(dist, "*.tar.gz"))]
     proc = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files], capture_output=True, text=True)

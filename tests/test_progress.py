@@ -90,6 +90,7 @@ def _run(args: list[str], on_terminal: bool) -> tuple[str, str]:
     return stdout, b"".join(chunks).decode(errors="replace")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("quiet", [False, True])
 def test_extract_progress_on_a_terminal_only(corpus: Path, tmp_path: Path, quiet: bool):
     args = ["extract", *(["--quiet"] if quiet else []), str(corpus), str(tmp_path / "out")]
@@ -104,6 +105,7 @@ def test_extract_progress_on_a_terminal_only(corpus: Path, tmp_path: Path, quiet
     assert stdout.startswith("extract: 2 sites, 12 pages") and piped == ""
 
 
+@pytest.mark.slow
 def test_bench_progress_on_a_terminal_and_its_files(corpus: Path, tmp_path: Path):
     md, js = tmp_path / "t.md", tmp_path / "t.json"
     stdout, terminal = _run(["bench", "--model", "pvalue", "--md", str(md), "--json", str(js), str(corpus)], True)

@@ -23,6 +23,8 @@ from scrapy_boilerplate.models.registry import registry
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import DirectoryStore, open_store
 
+pytestmark = pytest.mark.slow  # real crawls against a Redis server
+
 MODEL = "test_stored_blocks"
 N_PAGES = 40
 

@@ -23,6 +23,8 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site
 from scrapy_boilerplate.store import DirectoryStore
 
+pytestmark = pytest.mark.slow  # real crawls with a failing store
+
 MODEL = "test_stored_blocks"
 SITES = ("alpha.example", "beta.example")
 PAGES_PER_SITE = 14
