@@ -22,8 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-PYTHON = VENV / "bin" / "python"
-STAMP = VENV / ".bootstrap-stamp"
+STAMP_NAME = ".bootstrap-stamp"
 SYSTEM_PIP_WHEELS = "/usr/share/python-wheels/pip-*.whl"
 NO_PIP_HELP = (
     "could not put pip in .venv: install your system's venv package "
@@ -40,8 +39,13 @@ def run(command: list[str | Path], quiet: bool = True) -> subprocess.CompletedPr
     return subprocess.run([str(part) for part in command], capture_output=quiet, text=True, cwd=ROOT, check=False)
 
 
-def has_pip() -> bool:
-    return PYTHON.exists() and run([PYTHON, "-m", "pip", "--version"]).returncode == 0
+def python_of(venv: Path) -> Path:
+    return venv / "bin" / "python"
+
+
+def has_pip(venv: Path) -> bool:
+    python = python_of(venv)
+    return python.exists() and run([python, "-m", "pip", "--version"]).returncode == 0
 
 
 def distribution_pip_wheel(workdir: Path) -> Path | None:
@@ -64,21 +68,27 @@ def distribution_pip_wheel(workdir: Path) -> Path | None:
     return wheels[-1] if wheels else None
 
 
-def make_venv() -> None:
-    """Create .venv with pip in it, with or without the system's ensurepip."""
-    if run([sys.executable, "-m", "venv", VENV]).returncode == 0 and has_pip():
+def make_venv(venv: Path) -> None:
+    """Create ``venv`` with pip in it, with or without the system's ensurepip."""
+    if run([sys.executable, "-m", "venv", venv]).returncode == 0 and has_pip(venv):
         return
     print("bootstrap: this Python cannot install pip into a virtual environment; using the system's pip wheel")
-    if run([sys.executable, "-m", "venv", "--clear", "--without-pip", VENV]).returncode != 0:
+    make_venv_with_distribution_pip(venv)
+
+
+def make_venv_with_distribution_pip(venv: Path) -> None:
+    """Create ``venv`` without ensurepip and install pip into it from the distribution's pip wheel."""
+    if run([sys.executable, "-m", "venv", "--clear", "--without-pip", venv]).returncode != 0:
         raise BootstrapError(NO_PIP_HELP)
     with tempfile.TemporaryDirectory(prefix="bootstrap-pip-") as tmp:
         wheel = distribution_pip_wheel(Path(tmp))
         if wheel is None:
             raise BootstrapError(NO_PIP_HELP)
         # A pip wheel runs from inside itself: the documented way to install pip without pip.
-        if run([PYTHON, wheel / "pip", "install", "--quiet", "--disable-pip-version-check", wheel]).returncode:
+        pip_from_wheel = [python_of(venv), wheel / "pip", "install", "--quiet", "--disable-pip-version-check"]
+        if run([*pip_from_wheel, wheel]).returncode:
             raise BootstrapError(NO_PIP_HELP)
-    if not has_pip():
+    if not has_pip(venv):
         raise BootstrapError(NO_PIP_HELP)
 
 
@@ -90,28 +100,29 @@ def packaging_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def installed_extras(fingerprint: str) -> set[str]:
+def installed_extras(venv: Path, fingerprint: str) -> set[str]:
     """The extras installed by an earlier run for these packaging files (none if they changed)."""
-    if not STAMP.exists():
+    stamp = venv / STAMP_NAME
+    if not stamp.exists():
         return set()
-    recorded, _, extras = STAMP.read_text().strip().partition(" ")
+    recorded, _, extras = stamp.read_text().strip().partition(" ")
     return set(extras.split(",")) if recorded == fingerprint else set()
 
 
-def install(extras: set[str]) -> None:
-    """``pip install -e .[extras]`` into .venv, skipped when an earlier run installed the same."""
+def install(venv: Path, extras: set[str]) -> None:
+    """``pip install -e .[extras]`` into ``venv``, skipped when an earlier run installed the same."""
     fingerprint = packaging_fingerprint()
-    already = installed_extras(fingerprint)
+    already = installed_extras(venv, fingerprint)
     if extras <= already:
         return
     wanted = ",".join(sorted(extras | already))
     print(f"bootstrap: installing this checkout with [{wanted}] into .venv (a minute or two the first time)")
-    pip = [PYTHON, "-m", "pip", "--disable-pip-version-check", "install", "--quiet", "--quiet"]  # errors only
+    pip = [python_of(venv), "-m", "pip", "--disable-pip-version-check", "install", "--quiet", "--quiet"]  # errors only
     if run([*pip, "--upgrade", "pip"], quiet=False).returncode:
         raise BootstrapError("could not upgrade pip in .venv (is the package index reachable?)")
     if run([*pip, "--editable", f".[{wanted}]"], quiet=False).returncode:
         raise BootstrapError(f"could not install this checkout into .venv with [{wanted}] (see pip's output above)")
-    STAMP.write_text(f"{fingerprint} {wanted}\n")
+    (venv / STAMP_NAME).write_text(f"{fingerprint} {wanted}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,9 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bootstrap: needs Python 3.10 or newer; this is {sys.version.split()[0]}", file=sys.stderr)
         return 1
     try:
-        if not has_pip():
-            make_venv()
-        install({name.strip() for name in args.extras.split(",") if name.strip()})
+        if not has_pip(VENV):
+            make_venv(VENV)
+        install(VENV, {name.strip() for name in args.extras.split(",") if name.strip()})
     except BootstrapError as exc:
         print(f"bootstrap: {exc}", file=sys.stderr)
         return 1
