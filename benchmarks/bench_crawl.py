@@ -95,7 +95,7 @@ def child(spec_path: str) -> None:
 def serve_corpus(stack: ExitStack, workdir: Path, sites: int, pages: int) -> list[str]:
     """Write ``sites`` linked sites of ``pages`` pages under ``workdir``, serve each on a loopback port
     until ``stack`` closes, and return their seed URLs."""
-    from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
+    from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
 
     seeds = []
     for i in range(sites):

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_crawl import bench_spider  # noqa: E402  (benchmarks/ is the script's own folder)
 
-from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site  # noqa: E402
+from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site  # noqa: E402
 
 
 def child(spec_path: str) -> None:

@@ -19,7 +19,7 @@ from scrapy_boilerplate.models.ngram.corpus import build_corpus
 from scrapy_boilerplate.models.ngram.counting import NGramCounter
 from scrapy_boilerplate.models.ngram.find_optimal import AlternationTables, find_optimal_fast
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 SAMPLE_PAGES = 76
 PAGE_BYTES = 42_000

@@ -2,7 +2,7 @@
 
 Prints, for each variant: the median time to fit a 20-page sample, the median clean time per page,
 and the size of the saved model as the sample grows from 20 to 200 pages (it must stay bounded).
-Synthetic sites (:mod:`scrapy_boilerplate.synthetic`) are always measured; with ``--data DIR`` the
+Synthetic sites (:mod:`scrapy_boilerplate.testing.synthetic`) are always measured; with ``--data DIR`` the
 real sites of a corpus are measured too (fit on each site's first 20 pages, clean all its pages).
 
     PYTHONPATH=. python benchmarks/bench_style_tree.py [--data ../shared/datasets/dragnet]
@@ -21,7 +21,7 @@ from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.models import create_model, dump_model
 from scrapy_boilerplate.offline import load_page
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 VARIANTS = ("improved", "paper")
 SAMPLE = 20

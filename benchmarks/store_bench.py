@@ -32,7 +32,7 @@ from scrapy_boilerplate.store import (
 from scrapy_boilerplate.store.drift import DEFAULT_EVERY
 from scrapy_boilerplate.store.fingerprint import block_signatures
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def _sites(data: Path | None, limit: int) -> list[list[Page]]:

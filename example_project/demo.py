@@ -25,10 +25,10 @@ sys.path.insert(0, str(HERE.parent))  # run from a checkout without installing
 
 from make_corpus import CORPUS, SITES, make_corpus  # noqa: E402
 
-from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory  # noqa: E402
 from scrapy_boilerplate.evaluation.metric import mean_score, score_text  # noqa: E402
 from scrapy_boilerplate.html import to_text  # noqa: E402
 from scrapy_boilerplate.page import Page  # noqa: E402
+from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory  # noqa: E402
 
 FITTED = re.compile(r"boilerplate: fitted (\S+) for (\S+) on (\d+) pages in ([\d.]+) s")
 REMOVED_SHARE = re.compile(r"'boilerplate/removed_share': ([\d.]+)")

@@ -2,7 +2,7 @@
 
 ``python example_project/make_corpus.py [OUT]`` writes ``OUT/<site>/article/N.html`` and the
 gold article text ``N.txt`` (default OUT: ``example_project/demo/corpus``).  Templates come from
-:mod:`scrapy_boilerplate.synthetic` (header, navigation, cookie banner, sidebar, related articles,
+:mod:`scrapy_boilerplate.testing.synthetic` (header, navigation, cookie banner, sidebar, related articles,
 comments, footer); article bodies are windows of the passages in ``demo/public_domain.txt``.
 """
 
@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from scrapy_boilerplate.crawl.localsite import write_linked_site
+from scrapy_boilerplate.testing.localsite import write_linked_site
 
 HERE = Path(__file__).resolve().parent
 TEXTS = HERE / "demo" / "public_domain.txt"

@@ -5,7 +5,7 @@ python example_project/make_saved_pages.py
 
 from pathlib import Path
 
-from scrapy_boilerplate.synthetic import write_corpus
+from scrapy_boilerplate.testing.synthetic import write_corpus
 
 if __name__ == "__main__":
     target = Path(__file__).resolve().parent / "saved_pages"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_boilerplate.synthetic import SyntheticPage, make_site
+from scrapy_boilerplate.testing.synthetic import SyntheticPage, make_site
 
 
 def write_site(root: Path, site: str, pages: list[SyntheticPage], gold: bool = True) -> Path:

@@ -13,7 +13,7 @@ from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
 from scrapy_boilerplate.models.blocks.common import text_blocks
 from scrapy_boilerplate.models.blocks.index import BlockIndex, block_vectors
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 FOOTER = "<footer><p>Copyright Example News<br>All rights reserved</p></footer>"
 

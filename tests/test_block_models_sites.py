@@ -10,7 +10,7 @@ from scrapy_boilerplate.models import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.offline import process_site
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site, write_corpus
+from scrapy_boilerplate.testing.synthetic import make_site, write_corpus
 
 SPECS = ["block_dup", "block_dup:variant=paper", "entropy"]
 

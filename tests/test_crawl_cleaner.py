@@ -10,9 +10,9 @@ from helpers.crawl_harness import run_crawl
 from helpers.crawl_models import CommonBlocks
 
 from scrapy_boilerplate.crawl.cleaner import TIMED_EVERY, WARMUP_CLEANS, Cleaner
-from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 PAGES = 60
 

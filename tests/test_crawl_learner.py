@@ -11,7 +11,7 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import HoldQueue
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def learner(**settings) -> BoilerplateLearner:

@@ -11,7 +11,7 @@ import pytest
 from helpers.crawl_harness import run_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.localsite import SEED_PATH, serve_directory, write_linked_site
+from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
 
 pytestmark = pytest.mark.slow  # a real crawl of forty sites
 

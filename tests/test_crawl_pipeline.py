@@ -23,7 +23,7 @@ from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store.record import StoredModel
 from scrapy_boilerplate.store.sharing import Learned
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 SITE = make_site("shop.example", 8, seed=5)
 DOMAIN = "shop.example"

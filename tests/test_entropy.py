@@ -11,7 +11,7 @@ import pytest
 from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model
 from scrapy_boilerplate.models.blocks.entropy import EntropyModel, block_entropy, feature_entropies, greedy_threshold
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 NAV = "<ul><li>Home</li><li>World</li><li>Sport</li></ul>"
 

@@ -9,7 +9,7 @@ from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.models import create_model
 from scrapy_boilerplate.models.fusion.training.labels import block_labels
 from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
-from scrapy_boilerplate.synthetic import write_corpus
+from scrapy_boilerplate.testing.synthetic import write_corpus
 
 lightgbm = pytest.importorskip("lightgbm", reason="training needs the train extra")
 

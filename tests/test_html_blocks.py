@@ -33,7 +33,7 @@ def test_inline_only_page_has_no_leaf_blocks_but_keeps_text():
 
 def test_block_text_matches_the_full_text_walk():
     from scrapy_boilerplate.html import to_text
-    from scrapy_boilerplate.synthetic import make_site
+    from scrapy_boilerplate.testing.synthetic import make_site
 
     pages = [s.html for s in make_site("blocks.example", 4, seed=5)]
     pages.append(
@@ -62,7 +62,7 @@ def test_table_only_partition():
 
 
 def _varied_pages() -> list[str]:
-    from scrapy_boilerplate.synthetic import make_site
+    from scrapy_boilerplate.testing.synthetic import make_site
 
     pages = [s.html for s in make_site("lengths.example", 4, seed=7)]
     pages.append(

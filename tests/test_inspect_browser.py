@@ -76,7 +76,7 @@ def _region(image: np.ndarray, box: list[float], inset: int = 2) -> np.ndarray:
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> dict:
     """The pvalue report of a synthetic page: Chromium's DOM, the probe's layout and the screenshot."""
-    from scrapy_boilerplate.synthetic import make_site
+    from scrapy_boilerplate.testing.synthetic import make_site
 
     tmp_path = tmp_path_factory.mktemp("browser")
     site = tmp_path / "news.example"

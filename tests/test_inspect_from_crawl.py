@@ -13,7 +13,7 @@ from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.inspection.stored import StoredModelNotFound, stored_model_path
 from scrapy_boilerplate.models import create_model, dump_model
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 SITE = make_site("news.example", 6, seed=1)
 

@@ -16,7 +16,7 @@ from scrapy_boilerplate.inspection.coverage import Text
 from scrapy_boilerplate.models import create_model, registry
 from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 HOSTILE = """<html><head><title>Hostile</title><style>body{display:none}</style>
 <link rel="stylesheet" href="http://evil.example/a.css"><script>alert(1)</script></head>

@@ -13,7 +13,7 @@ import pytest
 from scrapy_boilerplate.models import create_model
 from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 DECISIONS = (Decision("/html/body/div[1]", False, 12, "nav"), Decision("/html/body/div[2]", True, 300, "main"))
 SITE = make_site("lazy.example", 30, seed=5, linked=True)

@@ -18,7 +18,7 @@ import pytest
 from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
 from scrapy_boilerplate.models.serialization import _decode_array, _encode_array
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ import sys
 from scrapy_boilerplate.crawl import addon  # what Scrapy imports for the add-on
 from scrapy_boilerplate.models import create_model, dump_model, load_model
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 pages = [Page(s.html, s.url) for s in make_site("arrays.example", 8, seed=5)]
 model = create_model("style_tree").fit(pages)
 again = load_model(dump_model(model))

@@ -19,7 +19,7 @@ from scrapy_boilerplate.models import (
     load_model,
 )
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 MODELS = available_models()
 BAD_PAGES = [

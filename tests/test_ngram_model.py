@@ -13,7 +13,7 @@ from scrapy_boilerplate.models.ngram.model import NGramModel
 from scrapy_boilerplate.models.ngram.text_ranges import RemovedRanges
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 SITES = ("alpha.example", "beta.example", "gamma.example")
 

@@ -7,7 +7,7 @@ import pytest
 from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.models import create_model
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 ARTICLE = " ".join(f"Sentence {i} of the council report on the river bridge repairs." for i in range(30))
 LINKED_PAGE = f"""<html><body>

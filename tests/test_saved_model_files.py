@@ -15,7 +15,7 @@ import pytest
 
 from scrapy_boilerplate import Page, load_model
 from scrapy_boilerplate.models import dump_model
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 FILES = sorted((Path(__file__).parent / "data" / "saved_models").glob("*.json"))
 SAVED_MODELS = ("style_tree", "block_dup", "entropy", "ngram", "pvalue")  # the models of that release

@@ -22,7 +22,7 @@ from scrapy_boilerplate.store import (
     fit_baseline,
     open_store,
 )
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 @pytest.fixture(params=["directory", "redis", "memory"])

@@ -11,7 +11,7 @@ import pytest
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.store import DirectoryStore, StoredModel, fit_baseline, open_store
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def fill(store, spider: str, domains: dict[str, int]) -> None:

@@ -18,10 +18,10 @@ from helpers.store_harness import start_crawl
 from helpers.store_support import redesign
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site
 from scrapy_boilerplate.models.registry import registry
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import DirectoryStore, open_store
+from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site
 
 pytestmark = pytest.mark.slow  # real crawls against a Redis server
 

@@ -8,7 +8,7 @@ from helpers.store_support import redesign
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.store import DriftMonitor, Fingerprint, fit_baseline
 from scrapy_boilerplate.store.fingerprint import block_signatures
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def site(n: int = 40, seed: int = 5) -> list[Page]:

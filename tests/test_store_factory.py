@@ -21,7 +21,7 @@ from scrapy_boilerplate.store import (
     store_from_settings,
 )
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def test_the_default_store_is_a_directory_in_the_scrapy_data_path(tmp_path: Path, monkeypatch):

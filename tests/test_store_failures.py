@@ -20,8 +20,8 @@ from helpers.store_support import _free_port, running_redis
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.fallback import FallbackReason
-from scrapy_boilerplate.crawl.localsite import serve_directory, write_linked_site
 from scrapy_boilerplate.store import DirectoryStore
+from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site
 
 pytestmark = pytest.mark.slow  # real crawls with a failing store
 

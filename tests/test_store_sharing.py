@@ -20,7 +20,7 @@ from scrapy_boilerplate.store import (
     StoreError,
 )
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 SAMPLE = 5
 PAGES = [Page(s.html, s.url) for s in make_site("shared.example", 40, seed=9)]

@@ -2,7 +2,7 @@ import lxml.etree
 
 from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import make_site
+from scrapy_boilerplate.testing.synthetic import make_site
 
 
 def test_cleaned_html_is_the_main_text_without_its_tail_and_the_page_stays_as_it_was():

@@ -7,7 +7,7 @@ import pytest
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models import create_model
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.synthetic import SyntheticPage, make_site
+from scrapy_boilerplate.testing.synthetic import SyntheticPage, make_site
 
 SITES = ["news.example", "blog.example", "shop.example"]
 

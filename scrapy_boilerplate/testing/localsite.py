@@ -11,7 +11,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from scrapy_boilerplate.synthetic import SyntheticPage, make_site
+from scrapy_boilerplate.testing.synthetic import SyntheticPage, make_site
 
 LOOPBACK = "127.0.0.1"
 
@@ -50,7 +50,7 @@ def write_linked_site(
     """Write a synthetic site whose pages link to each other as ``root/article/N.html``.
 
     Every page is reachable from ``/article/0.html``; ``article/N.txt`` holds the gold article text.
-    ``paragraphs`` and ``page_kb`` are passed to :func:`~scrapy_boilerplate.synthetic.make_site`.
+    ``paragraphs`` and ``page_kb`` are passed to :func:`~scrapy_boilerplate.testing.synthetic.make_site`.
     """
     folder = Path(root) / "article"
     folder.mkdir(parents=True, exist_ok=True)
