@@ -1,7 +1,8 @@
-"""The package has no import cycle, counting imports inside functions (only ``if TYPE_CHECKING:`` is left out).
+"""The package's import graph: no cycle, and no runtime module imports the ``testing`` subpackage.
 
-An import inside a function still ties two modules together: it only moves the failure from import
-time to the first call.  The graph is read from the source with ``ast``, so nothing is imported.
+Imports inside functions count (only ``if TYPE_CHECKING:`` is left out): such an import still ties
+two modules together, it only moves the failure from import time to the first call.  The graph is
+read from the source with ``ast``, so nothing is imported.
 """
 
 from __future__ import annotations
@@ -88,6 +89,18 @@ def test_the_package_has_no_import_cycle():
     assert "scrapy_boilerplate.models.base" in graph and graph["scrapy_boilerplate.models.base"]
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_nothing_outside_the_testing_subpackage_imports_it():
+    graph = import_graph()
+    testing = "scrapy_boilerplate.testing"
+    assert any(module.startswith(testing + ".") for module in graph)
+    importers = {
+        module: sorted(target for target in targets if target == testing or target.startswith(testing + "."))
+        for module, targets in graph.items()
+        if module != testing and not module.startswith(testing + ".")
+    }
+    assert {module: targets for module, targets in importers.items() if targets} == {}
 
 
 def small_graph(a_source: str) -> dict[str, set[str]]:
