@@ -1,13 +1,19 @@
-"""Crawl cost of the plugin: a local 2,000-page, 10-site corpus crawled with the plugin on and off.
+"""Live crawls of real pages: the plugin against no cleaning and against a trafilatura or
+readability-lxml item pipeline, on the same pages in the same run.
 
-``python benchmarks/bench_crawl.py [--sites 10] [--pages 200] [--repeat 3] [--model SPEC]``
+``python benchmarks/bench_crawl.py DRAGNET_DIR [--cases 4-sites,40-sites-c16,...] [--modes off,plugin,...]
+[--model SPEC] [--repeat N] [--set NAME=VALUE]``
 
-Each crawl runs in its own process; the script reports its wall time, CPU time (user + system of
-the crawler process, from ``wait4``) and peak RSS, the medians over ``--repeat`` runs, and the
-on/off ratios.  ``--model bench_noop`` uses a model that does no work, which isolates the plugin's
-own overhead (sampling, holding, threads) from the cost of the site model.  The HTTP servers run
-in this process, so their CPU is not counted.  A plugin-off crawl never imports the package (nor
-numpy, which it imports), so the plugin's import cost, ~0.16 CPU s, is counted on its side.
+The pages are the data set's, read by path and served by one local HTTP server that every crawl
+reaches as its proxy, so each site has a domain of its own (``s12.bench``) and a front page linking
+its pages.  The spider yields ``{"url", "title"}`` per page (no HTML: the plugin cleans from the
+response); the peer pipelines get the HTML in the item, extract the text and drop the HTML, so
+every feed has the same shape.  Each crawl runs in its own process; CPU is user + system time of
+that process (the server's is not counted), RSS its peak.
+
+Modes: ``off`` (no cleaning), ``plugin`` (the add-on with ``--model``, default the crawl's default),
+``noop`` (the add-on with a model that does nothing: the plumbing alone), ``trafilatura``,
+``readability``.  Cases are named in CASES.
 """
 
 from __future__ import annotations
@@ -20,49 +26,92 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_crawl_server import serve_sites  # noqa: E402
+
+STARTPROJECT = {"ROBOTSTXT_OBEY": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 1}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark crawl: which sites (how many, of how many pages) and which Scrapy settings."""
+
+    sites: int
+    min_pages: int
+    max_pages: int
+    settings: dict[str, Any] = field(default_factory=dict)
+    plugin_settings: dict[str, Any] = field(default_factory=dict)
+    reuse_sites: bool = False  # more domains than the data set has sites: domains share sites' pages
+
+
+CASES: dict[str, Case] = {
+    "4-sites": Case(4, 15, 30, {"CONCURRENT_REQUESTS": 16}),
+    "40-sites-c1": Case(40, 6, 30, {"CONCURRENT_REQUESTS": 1}),
+    "40-sites-c16": Case(40, 6, 30, {"CONCURRENT_REQUESTS": 16}),
+    "40-sites-c64": Case(40, 6, 30, {"CONCURRENT_REQUESTS": 64, "CONCURRENT_REQUESTS_PER_DOMAIN": 8}),
+    "40-sites-startproject": Case(40, 6, 30, dict(STARTPROJECT)),
+    "broad-300x6": Case(300, 6, 6, {"CONCURRENT_REQUESTS": 16}, {"BOILERPLATE_SAMPLE_SIZE": 5}, reuse_sites=True),
+}
+MODES = ("off", "plugin", "noop", "trafilatura", "readability")
+
 
 def register_noop_model() -> None:
-    """Register ``bench_noop``: keeps everything and parses nothing, the plugin's overhead without a model's cost.
-
-    Defined here, not at module level, so that a plugin-off child imports nothing of the package.
-    """
+    """``bench_noop``: fits nothing, cleans to empty text without parsing: the plugin's plumbing alone."""
     from scrapy_boilerplate.models.base import CleanedPage, SiteModel
     from scrapy_boilerplate.models.registry import register
-    from scrapy_boilerplate.page import Page
 
     class NoopModel(SiteModel):
         name = "bench_noop"
 
-        def _fit(self, pages: list[Page]) -> None:
+        def _fit(self, pages: list[Any]) -> None:
             return None
 
-        def _clean(self, page: Page) -> CleanedPage:
-            return CleanedPage(page.html, page.html, self.name, len(page.html), len(page.html))
+        def _clean(self, page: Any) -> CleanedPage:
+            return CleanedPage("", "", self.name, len(page.html), len(page.html))
 
     register(NoopModel)
 
 
-def bench_spider(seeds: list[str], follow_links: bool) -> type:
-    """A spider that yields each page's URL and HTML from ``seeds`` (and the article links it finds)."""
+def peer_pipeline(name: str) -> type:
+    """An item pipeline that extracts the main text of the item's ``html`` with peer ``name``."""
+    from scrapy_boilerplate.evaluation.peers import load_peer
+
+    extract = load_peer(name)
+
+    class PeerPipeline:
+        def process_item(self, item: dict[str, Any], spider: Any = None) -> dict[str, Any]:
+            item["text"] = extract(item.pop("html"))
+            return item
+
+    return PeerPipeline
+
+
+def bench_spider(fronts: list[str], html_in_item: bool) -> type:
+    """Front page of each site (not cleaned) -> its pages -> one ``{"url", "title"}`` item each."""
     import scrapy
 
     class BenchSpider(scrapy.Spider):
         name = "bench"
 
         async def start(self):  # noqa: ANN201
-            for url in seeds:
-                yield scrapy.Request(url)
+            for url in fronts:
+                yield scrapy.Request(url, callback=self.parse_front, meta={"dont_clean_boilerplate": True})
 
-        def parse(self, response):  # noqa: ANN001, ANN201
-            yield {"url": response.url, "html": response.text}
-            if follow_links:
-                yield from response.follow_all(css="a[href*='/article/']")
+        def parse_front(self, response):  # noqa: ANN001, ANN201
+            yield from response.follow_all(css="a.page", callback=self.parse_page)
+
+        def parse_page(self, response):  # noqa: ANN001, ANN201
+            item = {"url": response.url, "title": response.css("title::text").get()}
+            if html_in_item:
+                item["html"] = response.text
+            yield item
 
     return BenchSpider
 
@@ -72,114 +121,154 @@ def child(spec_path: str) -> None:
     from scrapy.crawler import CrawlerProcess
 
     spec = json.loads(Path(spec_path).read_text())
-    if spec["plugin"]:
-        register_noop_model()
-    BenchSpider = bench_spider(spec["seeds"], follow_links=True)
-
-    settings = {
+    mode = spec["mode"]
+    settings: dict[str, Any] = {
         "LOG_LEVEL": "WARNING",
         "TELNETCONSOLE_ENABLED": False,
         "ROBOTSTXT_OBEY": False,
-        "CONCURRENT_REQUESTS": 16,
+        "DOWNLOAD_DELAY": 0,
         "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}},
+        **spec["settings"],
     }
-    if spec["plugin"]:
-        settings.update(
-            {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_MODEL": spec["model"], **spec["settings"]}
-        )
+    if mode in ("plugin", "noop"):
+        if mode == "noop":
+            register_noop_model()
+        settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, **spec["plugin_settings"]})
+        if mode == "noop":
+            settings["BOILERPLATE_MODEL"] = "bench_noop"
+    elif mode != "off":
+        settings["ITEM_PIPELINES"] = {peer_pipeline(mode): 300}
     process = CrawlerProcess(settings)
-    process.crawl(BenchSpider)
+    crawler = process.create_crawler(bench_spider(spec["fronts"], html_in_item=mode not in ("off", "plugin", "noop")))
+    process.crawl(crawler)
     process.start()
-
-
-def serve_corpus(stack: ExitStack, workdir: Path, sites: int, pages: int) -> list[str]:
-    """Write ``sites`` linked sites of ``pages`` pages under ``workdir``, serve each on a loopback port
-    until ``stack`` closes, and return their seed URLs."""
-    from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
-
-    seeds = []
-    for i in range(sites):
-        site = workdir / f"site{i}"
-        write_linked_site(site, f"site{i}.example", pages, seed=i)
-        seeds.append(stack.enter_context(serve_directory(site)) + SEED_PATH)
-    return seeds
+    stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
+    Path(spec["stats"]).write_text(json.dumps(stats))
 
 
 def crawl(
-    seeds: list[str], plugin: bool, model: str, workdir: Path, settings: dict[str, str], script: str = __file__
-) -> dict[str, float]:
-    """Run one crawl in a child process (``script --child SPEC``); wall seconds, CPU seconds, peak RSS (MiB), items."""
-    feed = workdir / f"items-{'on' if plugin else 'off'}.jsonl"
-    spec = workdir / "spec.json"
-    # A fresh model store per crawl, so every run fits (--set BOILERPLATE_STORE=DIR keeps models across runs).
-    store = tempfile.mkdtemp(prefix="models-", dir=workdir)
+    case: Case, mode: str, fronts: list[str], proxy: str, workdir: Path, extra: dict[str, Any], script: str = __file__
+) -> dict[str, Any]:
+    """One crawl in a child process (``script --child SPEC``): wall, CPU, peak RSS, and what its feed holds."""
+    feed, stats, spec = workdir / f"items-{mode}.jsonl", workdir / f"stats-{mode}.json", workdir / "spec.json"
+    store = tempfile.mkdtemp(prefix="models-", dir=workdir)  # every crawl fits afresh
+    plugin_settings = {"BOILERPLATE_STORE": store, **case.plugin_settings, **extra}
     spec.write_text(
         json.dumps(
             {
-                "seeds": seeds,
-                "plugin": plugin,
-                "model": model,
+                "mode": mode,
+                "fronts": fronts,
                 "feed": str(feed),
-                "settings": {"BOILERPLATE_STORE": store, **settings},
+                "stats": str(stats),
+                "settings": case.settings,
+                "plugin_settings": plugin_settings,
             }
         )
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "http_proxy": proxy, "no_proxy": "", "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, script, "--child", str(spec)], env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"crawl failed with exit code {proc.returncode}")
-    items = sum(1 for _ in feed.open())
-    cleaned = sum(1 for line in feed.open() if '"text":' in line)
-    return {
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "rss_mib": usage.ru_maxrss / 1024,
-        "items": items,
-        "cleaned": cleaned,
-    }
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{mode} crawl failed")
+    items = [json.loads(line) for line in feed.open()]
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "items": items}
+
+
+def site_model_shares(items: list[dict[str, Any]], pages: dict[str, int], sample_size: int) -> tuple[float, int, int]:
+    """Over the domains with at least ``sample_size`` pages: the smallest share of items cleaned by
+    the domain's own model, and how many domains have at least 98% (of how many)."""
+    by_domain: dict[str, Counter[bool]] = {}
+    for item in items:
+        domain = item["url"].split("/")[2]
+        model = item.get("boilerplate_model") or ""
+        by_domain.setdefault(domain, Counter())[bool(model) and not model.endswith("(fallback)")] += 1
+    full = [d for d, n in pages.items() if n >= sample_size]
+    shares = [by_domain.get(d, Counter())[True] / pages[d] for d in full]
+    return (min(shares) if shares else 1.0), sum(s >= 0.98 for s in shares), len(full)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sites", type=int, default=10)
-    parser.add_argument("--pages", type=int, default=200, help="pages per site")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--model", default="pvalue", help="BOILERPLATE_MODEL spec (bench_noop: no work)")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="extra Scrapy setting for the plugin-on crawl (repeatable)",
-    )
+    parser.add_argument("data_dir", type=Path, nargs="?", help="the Dragnet data set (read by path, never copied)")
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--model", default=None, help="BOILERPLATE_MODEL for the plugin mode (default: its default)")
+    parser.add_argument("--repeat", type=int, default=1, help="crawls per mode and case (medians are shown)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="plugin setting")
+    parser.add_argument("--json", type=Path, help="also write every figure here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    if args.data_dir is None:
+        parser.error("DATA_DIR is required")
+    from scrapy_boilerplate.crawl.config import SETTINGS
+
     extra = dict(item.split("=", 1) for item in args.set)
-    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
-        workdir = Path(tmp)
-        seeds = serve_corpus(stack, workdir, args.sites, args.pages)
-        runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+    if args.model:
+        extra["BOILERPLATE_MODEL"] = args.model
+    results = {}
+    for name in args.cases.split(","):
+        case = CASES[name]
+        sample_size = int(
+            {**case.plugin_settings, **extra}.get(
+                "BOILERPLATE_SAMPLE_SIZE", SETTINGS["BOILERPLATE_SAMPLE_SIZE"].default
+            )
+        )
+        results[name] = run_case(name, case, args, extra, sample_size)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, Any], sample_size: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case) as (proxy, fronts, pages):
+        runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in args.modes.split(",")}
         for _ in range(args.repeat):
-            for plugin in (False, True):
-                runs[plugin].append(crawl(seeds, plugin, args.model, workdir, extra))
-    med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
+            for mode in runs:
+                runs[mode].append(crawl(case, mode, fronts, proxy, Path(tmp), extra))
+    total = sum(pages.values())
+    print(f"\n{name}: {len(pages)} domains, {total} pages, {case.settings}, sample size {sample_size}")
     print(
-        f"corpus: {args.sites} sites x {args.pages} pages; model {args.model} {extra or ''}; "
-        f"median of {args.repeat} runs"
+        f"{'mode':12}{'wall s':>8}{'CPU s':>8}{'RSS MiB':>9}{'items':>7}{'once':>6}  site model (min share, sites >= 98%)"
     )
-    print(f"{'':12}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'items':>7}{'cleaned':>9}")
-    for plugin, label in ((False, "plugin off"), (True, "plugin on")):
-        m = med[plugin]
-        print(f"{label:12}{m['wall']:9.2f}{m['cpu']:9.2f}{m['rss_mib']:10.0f}{m['items']:7.0f}{m['cleaned']:9.0f}")
-    ratios = [(k, med[True][k] / med[False][k]) for k in ("wall", "cpu", "rss_mib")]
-    print("ratio on/off " + "  ".join(f"{k} {r:.2f}" for k, r in ratios))
+    summary: dict[str, Any] = {}
+    for mode, rs in runs.items():
+        med = {k: statistics.median(r[k] for r in rs) for k in ("wall", "cpu", "rss")}
+        items = rs[-1]["items"]
+        counts = Counter(item["url"] for item in items)
+        once = len(counts) == total and set(counts.values()) == {1}
+        line = (
+            f"{mode:12}{med['wall']:8.2f}{med['cpu']:8.2f}{med['rss']:9.0f}{len(items):7d}{'yes' if once else 'NO':>6}"
+        )
+        if mode in ("plugin", "noop"):
+            low, ok, full = site_model_shares(items, pages, sample_size)
+            line += f"  {low:.3f}, {ok} of {full}"
+            med.update(min_share=low, sites_ok=ok, sites_full=full)
+        print(line)
+        summary[mode] = {**med, "items": len(items), "exactly_once": once}
+    print_ratios(summary)
+    return summary
+
+
+def print_ratios(summary: dict[str, Any]) -> None:
+    off = summary.get("off")
+    if off is None:
+        return
+    parts = []
+    for mode in ("plugin", "noop", "trafilatura", "readability"):
+        if mode in summary:
+            parts.append(
+                f"{mode} CPU x{summary[mode]['cpu'] / off['cpu']:.2f} wall x{summary[mode]['wall'] / off['wall']:.2f}"
+            )
+    if "plugin" in summary:
+        extra = summary["plugin"]["cpu"] - off["cpu"]
+        for peer in ("trafilatura", "readability"):
+            if peer in summary and summary[peer]["cpu"] > off["cpu"]:
+                parts.append(f"plugin extra CPU / {peer}'s {extra / (summary[peer]['cpu'] - off['cpu']):.2f}")
+    print("  " + "; ".join(parts))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_crawl import bench_spider  # noqa: E402  (benchmarks/ is the script's own folder)
-
 from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site  # noqa: E402
+
+
+def seeds_spider(seeds: list[str]) -> type:
+    """A spider that yields each seed page's URL and HTML."""
+    import scrapy
+
+    class SeedsSpider(scrapy.Spider):
+        name = "bench"
+
+        async def start(self):  # noqa: ANN201
+            for url in seeds:
+                yield scrapy.Request(url)
+
+        def parse(self, response):  # noqa: ANN001, ANN201
+            yield {"url": response.url, "html": response.text}
+
+    return SeedsSpider
 
 
 def child(spec_path: str) -> None:
@@ -39,7 +54,7 @@ def child(spec_path: str) -> None:
 
     spec = json.loads(Path(spec_path).read_text())
     process = CrawlerProcess(spec["settings"])
-    crawler = process.create_crawler(bench_spider(spec["seeds"], follow_links=False))
+    crawler = process.create_crawler(seeds_spider(spec["seeds"]))
     process.crawl(crawler)
     process.start()
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float))}

@@ -1,8 +1,8 @@
 """Where the plugin's crawl CPU goes: garbage collection, thread-pool work (fits) and the reactor thread.
 
-``python benchmarks/crawl_cpu_breakdown.py [--sites 10] [--pages 200] [--model SPEC]``
+``python benchmarks/crawl_cpu_breakdown.py DRAGNET_DIR [--case 40-sites-c16] [--model SPEC]``
 
-Runs the corpus of ``bench_crawl.py`` once with the plugin off and once on.  Each child crawl
+Runs a case of ``bench_crawl.py`` once with the plugin off and once on.  Each child crawl
 records the time its garbage collector spent per generation (``gc.callbacks``) and the CPU time
 of every thread (``/proc/self/task``, Linux only), so the on-minus-off CPU can be split into the
 reactor thread (cleaning, drift measuring, per-item work), the thread pool (fitting, storing) and
@@ -19,10 +19,10 @@ import os
 import tempfile
 import threading
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 import bench_crawl
+from bench_crawl_server import serve_sites
 
 POLL_SECONDS = 0.2  # thread CPU is read this often: pool threads live until the crawl ends
 
@@ -69,8 +69,8 @@ def _probe(report: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sites", type=int, default=10)
-    parser.add_argument("--pages", type=int, default=200, help="pages per site")
+    parser.add_argument("data_dir", type=Path, nargs="?", help="the Dragnet data set")
+    parser.add_argument("--case", default="40-sites-c16", choices=list(bench_crawl.CASES))
     parser.add_argument("--model", default="style_tree", help="BOILERPLATE_MODEL spec")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -78,15 +78,18 @@ def main() -> None:
         _probe(Path(args.child).with_suffix(".probe.json"))
         bench_crawl.child(args.child)
         return
+    if args.data_dir is None:
+        parser.error("DATA_DIR is required")
     rows = {}
-    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+    case = bench_crawl.CASES[args.case]
+    with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case) as (proxy, fronts, _):
         workdir = Path(tmp)
-        seeds = bench_crawl.serve_corpus(stack, workdir, args.sites, args.pages)
-        for plugin in (False, True):
-            run = bench_crawl.crawl(seeds, plugin, args.model, workdir, {}, script=__file__)
+        for mode in ("off", "plugin"):
+            extra = {"BOILERPLATE_MODEL": args.model}
+            run = bench_crawl.crawl(case, mode, fronts, proxy, workdir, extra, script=__file__)
             probe = json.loads((workdir / "spec.probe.json").read_text())
-            rows["on" if plugin else "off"] = (run, probe)
-    print(f"corpus: {args.sites} sites x {args.pages} pages; model {args.model}; one crawl each")
+            rows["on" if mode == "plugin" else "off"] = (run, probe)
+    print(f"case {args.case}; model {args.model}; one crawl each")
     print(f"{'':6}{'cpu s':>8}{'reactor':>9}{'pool':>7}{'other':>7}{'gc s':>7}{'gc0':>7}{'gc1':>7}{'gc2':>7}")
     for label, (run, probe) in rows.items():
         gcs = probe["gc"]

@@ -41,7 +41,7 @@ class SettingDoc:
 SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_ENABLED": SettingDoc(True, "Turn the plugin on or off."),
     "BOILERPLATE_MODEL": SettingDoc(DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
-    "BOILERPLATE_SAMPLE_SIZE": SettingDoc(20, "HTML pages sampled per domain before its model is fitted."),
+    "BOILERPLATE_SAMPLE_SIZE": SettingDoc(3, "HTML pages sampled per domain before its model is fitted."),
     "BOILERPLATE_FALLBACK_MODEL": SettingDoc(
         DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."
     ),
