@@ -11,7 +11,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from scrapy_boilerplate.crawl.localsite import serve_directory
+
+pytestmark = pytest.mark.slow  # a real crawl in a subprocess
 
 SCRIPT = r"""
 import json, sys
