@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from scrapy_boilerplate.crawl.localsite import serve_directory
+from scrapy_boilerplate.testing.localsite import serve_directory
 
 pytestmark = pytest.mark.slow  # a real crawl in a subprocess
 
