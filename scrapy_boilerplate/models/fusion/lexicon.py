@@ -183,3 +183,46 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 SENTENCE_ENDS: frozenset[str] = frozenset('.!?:"”’)')
 PUNCTUATION: str = ".,;:!?"
+
+# Parts of class/id/role words that name a template part in most sites' markup, each a feature of
+# the block (found anywhere in the words of the block and its ancestors): they reach words the
+# learned vocabulary never saw ("commentlisting", "relatedposts", "site-footer-inner").
+ROLE_PARTS: tuple[str, ...] = (
+    "comment",
+    "reply",
+    "respon",
+    "related",
+    "share",
+    "social",
+    "foot",
+    "nav",
+    "menu",
+    "sidebar",
+    "widget",
+    "promo",
+    "sponsor",
+    "banner",
+    "breadcrumb",
+    "tag",
+    "categor",
+    "author",
+    "byline",
+    "date",
+    "caption",
+    "article",
+    "content",
+    "post",
+    "entry",
+    "story",
+    "body",
+    "text",
+    "main",
+    "title",
+    "head",
+)
+# A short block that opens the readers' comments (its text, lower-cased, matches this).
+COMMENTS_HEADING = (
+    r"^\W*(\d+\s+)?(comments?|responses?|replies|reactions|discussion|discuss|leave a (reply|comment)|"
+    r"add a comment|post a comment|join the (discussion|conversation)|kommentare?|commentaires?|comentarios?|"
+    r"reacties|commenti)\b"
+)

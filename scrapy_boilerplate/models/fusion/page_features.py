@@ -9,6 +9,7 @@ file holds (learned from labelled pages), or as word sets when that vocabulary i
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -18,19 +19,18 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block, iter_blocks, normalize_space, raw_text
-from scrapy_boilerplate.html.density import highest_p, widen_to_siblings
-from scrapy_boilerplate.html.measure import Lengths, measure
-from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.models.fusion.lexicon import (
     ANCESTOR_TAGS,
     BLOCK_TAG_FEATURES,
+    COMMENTS_HEADING,
     HEADING_LEVELS,
     PUNCTUATION,
     ROLE_ATTRIBUTES,
+    ROLE_PARTS,
     SENTENCE_ENDS,
     STOP_WORDS,
 )
-from scrapy_boilerplate.models.pvalue.score import PAPER_REMOVED_TAGS
+from scrapy_boilerplate.models.fusion.regions import block_region, region_cues
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 
@@ -70,6 +70,9 @@ OWN_FEATURES: tuple[str, ...] = (
     "parent_share",
     "parent_link_share",
     "grandparent_share",
+    "comments_heading",
+    "after_comments",
+    *(f"part_{part}" for part in ROLE_PARTS),
 )
 PAGE_FEATURES: tuple[str, ...] = (
     *OWN_FEATURES,
@@ -77,8 +80,27 @@ PAGE_FEATURES: tuple[str, ...] = (
 )
 _INDEX = {name: i for i, name in enumerate(PAGE_FEATURES)}
 _CONTEXT_COLUMNS = [_INDEX[cue] for cue in CONTEXT_CUES]
+_REGION_COLUMNS = [
+    _INDEX[name] for name in ("pv_in_region", "pv_ratio", "parent_share", "parent_link_share", "grandparent_share")
+]
 _ANCESTOR_BITS = {tag: 1 << i for i, tag in enumerate(ANCESTOR_TAGS)}
 _ROLE_WORD = re.compile(r"[a-z]+")
+_COMMENTS_HEADING = re.compile(COMMENTS_HEADING)
+_COMMENTS_HEADING_MAX_WORDS = 8
+_REMOVED_BITS = sum(_ANCESTOR_BITS[tag] for tag in ("form", "aside", "label"))
+_PART_BITS = {part: 1 << i for i, part in enumerate(ROLE_PARTS)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _parts_of(word: str) -> int:
+    """Bits of the :data:`ROLE_PARTS` found inside a role word."""
+    mask = 0
+    for part, bit in _PART_BITS.items():
+        if part in word:
+            mask |= bit
+    return mask
+
+
 # A page of more blocks than this is a data dump, not an article: only its first ones are judged,
 # so that its clean stays within seconds (a 20 MB page of paragraphs has ~600,000).
 MAX_BLOCKS = 20_000
@@ -87,12 +109,18 @@ _MAX_HEADING_GAP = 50.0  # block distances to a heading are capped here (and "no
 
 def role_words(element: Element) -> frozenset[str]:
     """Lower-case letter runs of ``element``'s class, id, role and itemprop values."""
-    words: set[str] = set()
+    words: frozenset[str] = frozenset()
     for name in ROLE_ATTRIBUTES:
         value = element.get(name)
         if value:
-            words.update(_ROLE_WORD.findall(value.lower()))
-    return frozenset(words)
+            words = words | _value_words(value) if words else _value_words(value)
+    return words
+
+
+@functools.lru_cache(maxsize=8192)
+def _value_words(value: str) -> frozenset[str]:
+    """The words of one attribute value (a site repeats its class values on every page)."""
+    return frozenset(_ROLE_WORD.findall(value.lower()))
 
 
 @dataclass
@@ -103,11 +131,11 @@ class _Ancestry:
     vocabulary: dict[str, int] | None  # word -> bit; None: keep the words themselves
 
     def __post_init__(self) -> None:
-        self.memo: dict[Element, tuple[int, int, int | frozenset[str]]] = {}
+        self.memo: dict[Element, tuple[int, int, int | frozenset[str], int]] = {}
 
-    def of(self, element: Element) -> tuple[int, int, int | frozenset[str]]:
-        """(depth, bits of enclosing tags, role words or role bits) of ``element``: the tags of its
-        ancestors only, the role words of its ancestors and itself."""
+    def of(self, element: Element) -> tuple[int, int, int | frozenset[str], int]:
+        """(depth, bits of enclosing tags, role words or role bits, role part bits) of ``element``:
+        the tags of its ancestors only, the role words of its ancestors and itself."""
         memo = self.memo
         known = memo.get(element)
         if known is not None:
@@ -118,7 +146,7 @@ class _Ancestry:
             chain.append(node)
             node = node.getparent()
         parent = node
-        depth, bits, roles = memo[node] if node is not None else (0, 0, self._no_roles)
+        depth, bits, roles, parts = memo[node] if node is not None else (0, 0, self._no_roles, 0)
         vocabulary = self.vocabulary
         for node in reversed(chain):
             if parent is not None:
@@ -126,13 +154,15 @@ class _Ancestry:
                 bits |= _ANCESTOR_BITS.get(tag, 0) if isinstance(tag, str) else 0
             if node.attrib:
                 words = role_words(node)
+                for word in words:
+                    parts |= _parts_of(word)
                 if vocabulary is None:
                     roles = roles | words  # type: ignore[operator]
                 else:
                     for word in words:
                         roles |= vocabulary.get(word, 0)  # type: ignore[operator]
             depth += 1
-            memo[node] = (depth, bits, roles)
+            memo[node] = (depth, bits, roles, parts)
             parent = node
         return memo[element]
 
@@ -167,37 +197,6 @@ def _page_title_words(page: Page) -> set[str]:
 
 
 @dataclass
-class _Region:
-    """The ``pvalue`` view of the page: per-element lengths and the widened max-P region."""
-
-    lengths: dict[Element, Lengths]
-    region: Element | None
-    best_p: float
-    page_text: int
-    page_valid: int
-
-
-def _pvalue_region(body: Element) -> _Region:
-    """The max-P element widened to its siblings, measured on the shared tree with the paper's
-    never-main-text tags skipped (the same score as ``pvalue``, without copying the page)."""
-    skipped = set(body.iter(*PAPER_REMOVED_TAGS))
-    skipped.discard(body)
-    lengths = measure(body, collapsed_length, skipped)
-    if body not in lengths:
-        return _Region(lengths, None, 0.0, 0, 0)
-    page = lengths[body]
-    best, best_p = highest_p(lengths, page.valid_text)
-    region = widen_to_siblings(best, body, lengths) if best is not None else None
-    return _Region(lengths, region, best_p, page.text, page.valid_text)
-
-
-def _p_of(lengths: Lengths | None, page_valid: int) -> float:
-    if lengths is None or lengths.markup <= 0 or page_valid <= 0:
-        return 0.0
-    return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid)
-
-
-@dataclass
 class PageBlocks:
     """One page's text blocks, their tokens, page features and role words (or role bits)."""
 
@@ -210,28 +209,6 @@ class PageBlocks:
 def text_blocks(page: Page) -> list[Block]:
     """The page's first :data:`MAX_BLOCKS` blocks that hold visible text, in document order."""
     return list(itertools.islice((block for block in iter_blocks(page.body) if block.text), MAX_BLOCKS))
-
-
-def _inside(element: Element, region: Element | None, memo: dict[Element, bool]) -> bool:
-    """Whether ``element`` is ``region`` or lies inside it (memoised per ancestor)."""
-    if region is None:
-        return False
-    chain = []
-    node: Element | None = element
-    answer = False
-    while node is not None:
-        known = memo.get(node)
-        if known is not None:
-            answer = known
-            break
-        if node is region:
-            answer = True
-            break
-        chain.append(node)
-        node = node.getparent()
-    for visited in chain:
-        memo[visited] = answer
-    return answer
 
 
 def page_blocks(page: Page, vocabulary: dict[str, int] | None) -> PageBlocks:
@@ -251,16 +228,26 @@ def page_blocks(page: Page, vocabulary: dict[str, int] | None) -> PageBlocks:
     found = [ancestry.of(block.element) for block in blocks]
     column = rows.T  # a view: writing a column writes the rows
     chars = np.array([_visible_chars(block.text) for block in blocks], dtype=np.float64)
+    words = np.array([len(t) for t in tokens], dtype=np.float64)
     _own_cues(column, blocks, tokens, chars, _page_title_words(page))
-    bits = np.array([bits for _, bits, _ in found], dtype=np.int64)
+    bits = np.array([bits for _, bits, _, _ in found], dtype=np.int64)
+    parts = np.array([parts for _, _, _, parts in found], dtype=np.int64)
+    for part, bit in _PART_BITS.items():
+        column[_INDEX[f"part_{part}"]] = (parts & bit) > 0
     for tag, bit in _ANCESTOR_BITS.items():
         column[_INDEX[f"in_{tag}"]] = (bits & bit) > 0
     column[_INDEX["link_share"]][(bits & _ANCESTOR_BITS["a"]) > 0] = 1.0
-    column[_INDEX["depth"]] = [depth for depth, _, _ in found]
+    column[_INDEX["depth"]] = [depth for depth, _, _, _ in found]
     _position_cues(column, chars)
-    _region_cues(column, blocks, _pvalue_region(page.body))
+    links = column[_INDEX["link_share"]] * chars  # (set by _own_cues, before the ancestors' links)
+    removed = (bits & _REMOVED_BITS) > 0  # pvalue's step 1 drops forms, asides and labels
+    kept_chars = np.where(removed, 0, chars).tolist()
+    elements = np.maximum(column[_INDEX["tags_per_word"]] * (words + 1), 1).round().tolist()
+    depth = {element: found[0] for element, found in ancestry.memo.items()}
+    region = block_region(blocks, kept_chars, np.where(removed, 0, links).tolist(), elements, depth)
+    rows[:, _REGION_COLUMNS] = region_cues(blocks, region)
     _context(rows)
-    return PageBlocks(blocks, tokens, rows, [role for _, _, role in found])
+    return PageBlocks(blocks, tokens, rows, [role for _, _, role, _ in found])
 
 
 def _position_cues(column: np.ndarray, chars: np.ndarray) -> None:
@@ -315,6 +302,12 @@ def _own_cues(
     for name in BLOCK_TAG_FEATURES:
         column[_INDEX[f"tag_{name}"]] = [tag == name for tag in tags]
     column[_INDEX["heading"]] = [HEADING_LEVELS.get(tag, 0) for tag in tags]
+    opens = [
+        len(t) <= _COMMENTS_HEADING_MAX_WORDS and bool(_COMMENTS_HEADING.match(text.lower()))
+        for t, text in zip(tokens, texts, strict=True)
+    ]
+    column[_INDEX["comments_heading"]] = opens
+    column[_INDEX["after_comments"]] = np.cumsum(opens) - opens > 0
     if title:
         common = [len(title.intersection(t)) for t in tokens]
         distinct = [len(set(t)) or 1 for t in tokens]
@@ -326,32 +319,6 @@ def _own_cues(
 
 def _count_elements(element: Element) -> int:
     return sum(1 for _ in element.iter(lxml.etree.Element))
-
-
-def _region_cues(column: np.ndarray, blocks: list[Block], region: _Region) -> None:
-    """Whether each block lies in the ``pvalue`` region, and the P and text share around it."""
-    lengths, page_valid = region.lengths, region.page_valid
-    inside: dict[Element, bool] = {}
-    elements = [block.element for block in blocks]
-    column[_INDEX["pv_in_region"]] = [_inside(el, region.region, inside) for el in elements]
-    best = region.best_p
-    column[_INDEX["pv_ratio"]] = [_p_of(lengths.get(el), page_valid) / best if best > 0 else 0.0 for el in elements]
-    page_text = region.page_text or 1
-    parents = [el.getparent() for el in elements]
-    above = [lengths.get(parent) if parent is not None else None for parent in parents]
-    grand = [
-        lengths.get(parent.getparent()) if parent is not None and parent.getparent() is not None else None
-        for parent in parents
-    ]
-    nan = math.nan
-    column[_INDEX["parent_share"]] = [a.text / page_text if a is not None else nan for a in above]
-    column[_INDEX["parent_link_share"]] = [
-        (a.link_text / a.text if a.text else 0.0) if a is not None else nan for a in above
-    ]
-    column[_INDEX["grandparent_share"]] = [
-        g.text / page_text if g is not None else (a.text / page_text if a is not None else nan)
-        for a, g in zip(above, grand, strict=True)
-    ]
 
 
 def _context(rows: np.ndarray) -> None:
