@@ -78,3 +78,19 @@ def test_folds_hold_each_site_out_of_one_fold(tmp_path):
 def test_train_without_an_output_says_so(tmp_path, capsys):
     assert main(["train", str(_corpus(tmp_path / "data"))]) == 2
     assert "nothing to write" in capsys.readouterr().err
+
+
+def test_bench_scores_each_site_with_weights_that_never_saw_it(tmp_path):
+    from scrapy_boilerplate.evaluation.bench import footnotes, run_model
+    from scrapy_boilerplate.models.spec import ModelSpec
+
+    data = _corpus(tmp_path / "data")
+    assert main(["train", "-q", str(data), "-o", str(tmp_path / "w.json")]) == 0
+    assert main(["train", "-q", str(data), "--folds", "2", "--folds-dir", str(tmp_path / "folds")]) == 0
+    trained_here = run_model(data, ModelSpec("fusion", {"weights": str(tmp_path / "w.json")}), 20, None)
+    assert trained_here.label.endswith("[in-sample]")
+    assert "3 of 3 sites were in its weights' training data" in footnotes([trained_here])[0]
+    held_out = run_model(data, ModelSpec("fusion"), 20, None, folds=tmp_path / "folds")
+    assert held_out.label == "fusion [cv]"
+    assert "cross-validated by site" in held_out.note
+    assert held_out.all.n == 12
