@@ -19,6 +19,7 @@ def load_bootstrap():
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (shutil.which("apt-get") and shutil.which("dpkg-deb")), reason="needs Debian's apt-get")
 def test_pip_comes_from_the_distribution_wheel_without_ensurepip(tmp_path):
     bootstrap = load_bootstrap()

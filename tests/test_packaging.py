@@ -15,6 +15,7 @@ import scrapy_boilerplate
 
 ROOT = Path(__file__).resolve().parent.parent
 DISTRIBUTION = "scrapy-boilerplate-learner"
+pytestmark = pytest.mark.slow  # every test here shares one build
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,6 @@ def only(directory: Path, pattern: str) -> Path:
     return found
 
 
-@pytest.mark.slow
 def test_twine_accepts_both(dist):
     files = [str(only(dist, "*.whl")), str(only(dist, "*.tar.gz"))]
     proc = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *files], capture_output=True, text=True)
