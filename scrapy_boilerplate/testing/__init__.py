@@ -1,4 +1,5 @@
-"""Synthetic sites with known article text and a local web server, for tests, benchmarks and the demo.
+"""Synthetic sites with known article text, a local web server and a seeded fuzzer, for tests,
+benchmarks and the demo.
 
 Nothing in the crawl, the models or the command line imports this package.
 """

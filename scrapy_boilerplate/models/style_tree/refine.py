@@ -257,7 +257,7 @@ def cut_comments(region: Element, removal: Removal) -> None:
     """
     lengths = removal.lengths
     tags = COMMENT_HEADING_TAGS
-    removed_markup: dict[Element, int] = {}
+    removed_markup: dict[Element, float] = {}
     for el in region.iterdescendants():
         if el.tag not in tags:
             continue
@@ -278,10 +278,10 @@ def cut_comments(region: Element, removal: Removal) -> None:
             return
 
 
-def _removed_markup(el: Element, removal: Removal, memo: dict[Element, int]) -> float:
+def _removed_markup(el: Element, removal: Removal, memo: dict[Element, float]) -> float:
     """The markup length of the removed subtree that ``el`` lies in (bounds ``el``'s own; removed
     elements are no longer in the lengths table); ``memo`` keeps it for the elements climbed through."""
-    climbed = []
+    climbed: list[Element] = []
     node: Element | None = el
     size: float = math.inf  # not inside a removed subtree: unmeasured, of unknown size
     while node is not None:
@@ -294,7 +294,7 @@ def _removed_markup(el: Element, removal: Removal, memo: dict[Element, int]) -> 
         climbed.append(node)
         node = node.getparent()
     for node in climbed:
-        memo[node] = size  # type: ignore[assignment]
+        memo[node] = size
     return size
 
 
