@@ -138,7 +138,6 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
     from twisted.internet.defer import succeed
 
     from scrapy_boilerplate.crawl import fitting as fitting_module
-    from scrapy_boilerplate.crawl import learner as learner_module
     from scrapy_boilerplate.store import MemoryStore, StoreError
 
     async def in_this_thread(func, *args):
@@ -147,8 +146,8 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
     async def no_turn():
         return None
 
-    monkeypatch.setattr(learner_module, "run_in_thread", in_this_thread)
-    monkeypatch.setattr(learner_module, "next_reactor_turn", no_turn)  # a slow machine parses past a slice
+    monkeypatch.setattr(fitting_module, "run_in_thread", in_this_thread)
+    monkeypatch.setattr(fitting_module, "next_reactor_turn", no_turn)  # a slow machine parses past a slice
     lrn = learner(BOILERPLATE_SAMPLE_SIZE=4, BOILERPLATE_MODEL="pvalue", BOILERPLATE_STORE=str(tmp_path))
     pages = make_site("a.example", 4)
     for page in pages[:3]:

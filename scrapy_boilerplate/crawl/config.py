@@ -56,7 +56,7 @@ SETTINGS: dict[str, SettingDoc] = {
     ),
     "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
     "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(
-        100, "Most domains with a partial sample at once; the oldest then falls back."
+        1_000, "Most domains with a partial sample at once; the one fed least recently then falls back."
     ),
     "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(2_000, "Most items waiting at once for their domain's model."),
     "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(

@@ -1,19 +1,40 @@
-"""Fits run one at a time, in the order their samples filled.
+"""Fits run one at a time, in the order their samples filled, on the reactor thread when short.
 
-A fit is CPU work in the reactor's thread pool.  Python runs one thread at a time, so fits running
-side by side finish no sooner than one after the other; they only take turns on the GIL with each
-other and with the reactor, each turn a context switch, and hold their samples' parsed pages in
-memory together.  One at a time, a fit competes only with the reactor, and a domain's items wait
-for its own fit plus those queued before it.
+Python runs one thread at a time, so fits side by side finish no sooner than one after the other;
+they only take turns on the GIL with each other and with the reactor, each turn a context switch,
+and hold their samples' parsed pages in memory together.  So the queue runs one fit at a time.
+
+A fit in the thread pool competes for the GIL with a busy reactor: a 3-page fit that takes 30 ms of
+CPU took 0.1-1.5 s there, and its domain's items waited that long.  A fit whose expected CPU time
+(the mean per sample page of the fits so far, times its pages) is under ``INLINE_FIT_SECONDS`` runs
+on the reactor thread, a short pause of the crawl instead; longer ones (large samples, slow models),
+the first one of a crawl (its cost is unknown) and every fit on a shared store (network I/O) run in
+the pool.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from scrapy.utils.defer import deferred_from_coro
+
+from scrapy_boilerplate.crawl.cleaner import timed_call
+from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store.sharing import FitOutcome
+
+INLINE_FIT_SECONDS = 0.05
+# Weight of the newest fit in the running mean of fit CPU per sample page.
+MEAN_WEIGHT = 0.2
+# A sample fitted in the pool is parsed first on the reactor thread (see parse_in_slices), a turn of
+# the reactor after each this many seconds of parsing; pages longer than this many characters are
+# left to the fit thread.
+PARSE_SLICE_SECONDS = 0.005
+REACTOR_PARSE_MAX_CHARS = 500_000
 
 
 class FitQueue:
@@ -53,3 +74,52 @@ class FitQueue:
         finally:
             self._running = None
             self._start_next()
+
+
+class FitRunner:
+    """Runs one fit where it costs least (see the module docstring), learning the fits' cost."""
+
+    def __init__(self, sync: ModelSync) -> None:
+        self.sync = sync
+        self._per_page: float | None = None  # mean CPU seconds of fitting per sample page
+
+    def runs_inline(self, pages: int) -> bool:
+        """True when a fit of a local sample of ``pages`` pages runs on the reactor thread."""
+        return (
+            not self.sync.shared
+            and pages > 0
+            and self._per_page is not None
+            and self._per_page * pages <= INLINE_FIT_SECONDS
+        )
+
+    async def fit(self, domain: str) -> FitOutcome:
+        """Fit ``domain``'s sample; exceptions (a model's, the store's) propagate."""
+        pages = self.sync.local_sample(domain)
+        if self.runs_inline(len(pages)):
+            outcome, seconds = timed_call(self.sync.fit, domain, pages)
+        else:
+            await parse_in_slices(pages)
+            outcome, seconds = await run_in_thread(timed_call, self.sync.fit, domain, pages)
+        if pages:
+            per_page = seconds / len(pages)
+            mean = self._per_page
+            self._per_page = per_page if mean is None else mean + MEAN_WEIGHT * (per_page - mean)
+        return outcome
+
+
+async def parse_in_slices(pages: list[Page]) -> None:
+    """Parse a sample on the reactor thread, a few milliseconds at a time, before a fit in the pool.
+
+    lxml's parser releases the GIL while it runs: in the fit thread, each parse would hand the GIL
+    to the reactor thread and back, two context switches a parse.  Parsed here, a sample costs the
+    reactor what parsing its pages for cleaning would; the fit then reads the trees (lxml allows
+    reading a tree in another thread).
+    """
+    slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
+    for page in pages:
+        if len(page.html) > REACTOR_PARSE_MAX_CHARS:
+            continue  # parsed by the fit, in its thread: no long stall of the crawl
+        if time.perf_counter() > slice_end:
+            await next_reactor_turn()
+            slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
+        page.parse()

@@ -1,7 +1,7 @@
 """The learner: per-domain samples and models (a Scrapy extension, the hub of the other components).
 
 The sampling middleware offers it pages; when a domain's sample is full, its fit is queued
-(:class:`FitQueue`: one fit at a time, in the thread pool) and the model adopted when ready.  The
+(:class:`FitQueue`: one fit at a time, see :mod:`fitting`) and the model adopted when ready.  The
 pipeline asks it for a domain's model and waits in its :class:`HoldQueue` meanwhile.  Each domain
 is a :class:`DomainState` state machine.  A watcher releases waiting items when the crawl goes quiet
 or starts closing, because ``spider_idle`` never fires while an item waits.
@@ -21,14 +21,13 @@ from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
 from scrapy_boilerplate.crawl.domain import DomainState, DomainStatus
 from scrapy_boilerplate.crawl.drift import DriftWatch
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
-from scrapy_boilerplate.crawl.fitting import FitQueue
+from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
 from scrapy_boilerplate.crawl.holding import HoldQueue
 from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
-from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
@@ -38,11 +37,6 @@ logger = logging.getLogger(__name__)
 
 # Cleaned sample pages are kept this long after a fit for the items of those pages.
 PREPARED_TTL_SECONDS = 30.0
-# A fit's sample pages are parsed on the reactor thread (see BoilerplateLearner._parse_sample),
-# a turn of the reactor after each this many seconds of parsing; pages longer than this many
-# characters are left to the fit thread.
-PARSE_SLICE_SECONDS = 0.005
-REACTOR_PARSE_MAX_CHARS = 500_000
 # Where an adopted model comes from (FITTED here is the sharing module's own status name).
 STORED, SHARED = "stored", "shared"
 
@@ -65,6 +59,7 @@ class BoilerplateLearner:
         self.sampling = SamplingDomains(config.max_sampling_domains, config.sample_size)
         self.fits = FitQueue(self._fit)
         self.sync = ModelSync(config, crawler)
+        self.fit_runner = FitRunner(self.sync)
         self.drift = DriftWatch(self)
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.poller = SharedStorePoller(self, config.store_poll)
@@ -160,33 +155,13 @@ class BoilerplateLearner:
     async def _fit_sample(self, domain: str) -> FitOutcome:
         """Fit ``domain``'s sample; when the store fails, go on without it: a sample of this process
         is fitted again at once, a shared one is lost (the domain samples again, here)."""
-        parsed = await self._parse_sample(domain)
         try:
-            return await run_in_thread(self.sync.fit, domain, parsed)
+            return await self.fit_runner.fit(domain)
         except StoreError as exc:
             if self.sync.go_local(f"fitting the model of {domain}", exc):
                 self.reset_shared_samples()
                 return FitOutcome(INCOMPLETE)
-            return await run_in_thread(self.sync.fit, domain, parsed)
-
-    async def _parse_sample(self, domain: str) -> list[Page]:
-        """``domain``'s sample pages (when the sample lives in this process), parsed on this thread.
-
-        lxml's parser releases the GIL while it runs: in the fit thread, each parse would hand the
-        GIL to the reactor thread and back, two context switches a parse.  Parsed here, in turns of
-        ``PARSE_SLICE_SECONDS``, a sample costs the reactor what parsing its pages for cleaning
-        would; the fit then reads the trees (lxml allows reading a tree in another thread).
-        """
-        pages = self.sync.local_sample(domain)
-        slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
-        for page in pages:
-            if len(page.html) > REACTOR_PARSE_MAX_CHARS:
-                continue  # parsed by the fit, in its thread: no long stall of the crawl
-            if time.perf_counter() > slice_end:
-                await next_reactor_turn()
-                slice_end = time.perf_counter() + PARSE_SLICE_SECONDS
-            page.parse()
-        return pages
+            return await self.fit_runner.fit(domain)
 
     def _adopt(self, domain: str, state: DomainState, learned: Learned, source: str, seconds: float = 0.0) -> None:
         """Put ``learned`` (``source``: fitted here in ``seconds``, stored before the crawl, shared by

@@ -54,7 +54,7 @@ class ModelSync:
         self.store = store_from_settings(crawler.settings, crawler.stats)
         self.coordinator = coordinator_for(self.store)
         monitor = (
-            DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every)
+            DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every, warmup=config.drift_window)
             if config.drift_enabled
             else None
         )

@@ -63,8 +63,15 @@ class DriftMonitor:
     """Running per-domain cleaning figures compared with each model's fit-time baseline."""
 
     def __init__(
-        self, window: int = DEFAULT_WINDOW, tolerance: float = DEFAULT_TOLERANCE, every: int = DEFAULT_EVERY
+        self,
+        window: int = DEFAULT_WINDOW,
+        tolerance: float = DEFAULT_TOLERANCE,
+        every: int = DEFAULT_EVERY,
+        warmup: int = 0,
     ) -> None:
+        """``warmup``: cleaned pages of a domain before its first measured one.  A template rarely
+        changes right after its sample was taken, and a site that ends sooner never fills a window:
+        measuring its pages would cost a parse and a fingerprint each for nothing."""
         if window < 1:
             raise ValueError(f"drift window must be >= 1 page, got {window}")
         if not 0.0 < tolerance <= 1.0:
@@ -74,6 +81,7 @@ class DriftMonitor:
         self.window = window
         self.tolerance = tolerance
         self.every = every
+        self.warmup = warmup
         self._domains: dict[str, _Window] = {}
 
     def watch(self, domain: str, baseline: Baseline) -> None:
@@ -94,7 +102,7 @@ class DriftMonitor:
         if window is None:
             return False
         window.seen += 1
-        return window.seen % self.every == 0
+        return window.seen > self.warmup and window.seen % self.every == 0
 
     def observe(self, domain: str, removed_share: float, unseen_share: float) -> Drift | None:
         """Record one cleaned page; returns a :class:`Drift` (and stops watching) once it departs."""
