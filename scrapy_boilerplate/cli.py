@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument(
         "--model",
         type=_model_spec,
-        default=ModelSpec("pvalue"),
-        help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)",
+        default=ModelSpec("fusion"),
+        help=f"NAME or NAME:param=value[:...]; one of {models} (default fusion)",
     )
     extract.add_argument(
         "--sample-size",
@@ -130,8 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--model",
         type=_model_spec,
-        default=ModelSpec("pvalue"),
-        help=f"NAME or NAME:param=value[:...]; one of {models} (default pvalue)",
+        default=ModelSpec("fusion"),
+        help=f"NAME or NAME:param=value[:...]; one of {models} (default fusion)",
     )
     inspect.add_argument(
         "--sample-size",

@@ -12,12 +12,13 @@ import pytest
 from helpers.crawl_harness import CrawlResult, run_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
 from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
 
 pytestmark = pytest.mark.slow  # real crawls, each in its own process
 
 SITE_MODEL = "test_common_blocks"
-FALLBACK = "pvalue (fallback)"
+FALLBACK = f"{DEFAULT_FALLBACK_MODEL} (fallback)"
 
 
 @pytest.fixture(scope="module")
@@ -306,7 +307,7 @@ def test_the_fallback_is_explained_once_per_domain(sites, tmp_path):
     small = sites["small"].split("//")[1]
     warnings = [line for line in result.log.splitlines() if "WARNING" in line and "boilerplate:" in line]
     assert len(warnings) == 1, warnings
-    assert f"items of {small} are cleaned by the fallback pvalue" in warnings[0]
+    assert f"items of {small} are cleaned by the fallback {DEFAULT_FALLBACK_MODEL}" in warnings[0]
     assert "(sample_not_filled)" in warnings[0] and "BOILERPLATE_SAMPLE_SIZE" in warnings[0]
     assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="sample_not_filled")] == 8
     summary = [line for line in result.log.splitlines() if "items cleaned (" in line]

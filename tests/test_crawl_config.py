@@ -8,7 +8,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 
 from scrapy_boilerplate.crawl import Addon, BoilerplateLearner, BoilerplatePipeline
-from scrapy_boilerplate.crawl.config import DEFAULT_MODEL, SETTINGS, BoilerplateConfig
+from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL, DEFAULT_MODEL, SETTINGS, BoilerplateConfig
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
 from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 from scrapy_boilerplate.models.registry import registry
@@ -28,7 +28,7 @@ def config(**values) -> BoilerplateConfig:
 def test_defaults_are_the_documented_public_names():
     cfg = config()
     assert cfg.model.name == DEFAULT_MODEL
-    assert cfg.fallback.name == "pvalue"
+    assert cfg.fallback.name == DEFAULT_FALLBACK_MODEL
     assert (cfg.html_field, cfg.url_field, cfg.text_field) == ("html", "url", "text")
     assert cfg.sample_size == SETTINGS["BOILERPLATE_SAMPLE_SIZE"].default
     assert cfg.hold_max_bytes < Settings().getint("SCRAPER_SLOT_MAX_ACTIVE_SIZE")

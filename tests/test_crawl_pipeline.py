@@ -17,6 +17,7 @@ from scrapy.http import HtmlResponse
 from scrapy.loader import ItemLoader
 
 from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
 from scrapy_boilerplate.crawl.domain import DomainState
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
@@ -238,7 +239,7 @@ def test_bytes_html_declaring_a_codec_that_is_no_text_encoding_is_cleaned():
 def test_a_failing_site_model_falls_back_and_the_item_says_so():
     pipeline = make_pipeline(Broken().fit([Page("<p>x</p>")]))
     item = process(pipeline, {"url": SITE[0].url, "html": SITE[0].html})
-    assert item["boilerplate_model"] == "pvalue (fallback)"
+    assert item["boilerplate_model"] == f"{DEFAULT_FALLBACK_MODEL} (fallback)"
     assert SITE[0].title in item["text"]
     assert pipeline.stats.get_value(keys.ERRORS.format(kind="RuntimeError")) == 1
     assert pipeline.stats.get_value(keys.ITEMS_FALLBACK) == 1
@@ -247,7 +248,7 @@ def test_a_failing_site_model_falls_back_and_the_item_says_so():
 def test_item_without_url_is_cleaned_by_the_fallback():
     pipeline = make_pipeline(fitted())
     item = process(pipeline, {"html": SITE[0].html})
-    assert item["boilerplate_model"] == "pvalue (fallback)"
+    assert item["boilerplate_model"] == f"{DEFAULT_FALLBACK_MODEL} (fallback)"
 
 
 def test_opted_out_item_passes_untouched():
@@ -315,7 +316,7 @@ def test_non_items_pass_through():
 def test_item_of_a_domain_never_sampled_does_not_wait():
     pipeline = make_pipeline(fitted())
     item = process(pipeline, {"url": "http://elsewhere.example/a.html", "html": SITE[0].html})
-    assert item["boilerplate_model"] == "pvalue (fallback)"
+    assert item["boilerplate_model"] == f"{DEFAULT_FALLBACK_MODEL} (fallback)"
     assert pipeline.stats.get_value(keys.ITEMS_HELD) is None
 
 

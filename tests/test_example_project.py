@@ -36,7 +36,7 @@ def test_demo_crawls_the_corpus_and_beats_the_uncleaned_text(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "pages crawled     78 from 3 sites" in proc.stdout
     assert "models fitted     2" in proc.stdout
-    assert "tiny-press.example: pvalue (fallback)" in proc.stdout
+    assert "tiny-press.example: fusion (fallback)" in proc.stdout
     cleaned, raw = map(
         float, re.search(r"token F1 cleaned  ([\d.]+)   \(whole page text: ([\d.]+)\)", proc.stdout).groups()
     )

@@ -14,8 +14,8 @@ from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 
 # The site model used when BOILERPLATE_MODEL is not set; the lead switches it to the best measured.
-DEFAULT_MODEL = "style_tree"
-DEFAULT_FALLBACK_MODEL = "pvalue"
+DEFAULT_MODEL = "fusion"
+DEFAULT_FALLBACK_MODEL = "fusion"
 
 logger = logging.getLogger(__name__)
 
