@@ -5,7 +5,6 @@ from __future__ import annotations
 from scrapy.settings import BaseSettings
 
 from scrapy_boilerplate.crawl.config import SCRAPY_SLOT_DEFAULT, SETTINGS
-from scrapy_boilerplate.crawl.errors import bad_setting
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
@@ -29,15 +28,18 @@ class Addon:
         make room in Scrapy's scraper slot for the items that wait for their site model."""
         for name, cls, order in COMPONENTS:
             settings.setdefault_in_component_priority_dict(name, cls, order)
-        settings.set("SCRAPER_SLOT_MAX_ACTIVE_SIZE", scraper_slot_size(settings), priority="addon")
+        slot_size = scraper_slot_size(settings)
+        if slot_size is not None:
+            settings.set("SCRAPER_SLOT_MAX_ACTIVE_SIZE", slot_size, priority="addon")
 
 
-def scraper_slot_size(settings: BaseSettings) -> int:
+def scraper_slot_size(settings: BaseSettings) -> int | None:
     """Scrapy's default room for the responses being scraped, plus the hold's byte cap (waiting
-    items pin their responses there).  ``settings.set`` at "addon" priority leaves a user's value."""
+    items pin their responses there); None for an unusable cap, which the learner then reports.
+    ``settings.set`` at "addon" priority leaves a user's value."""
     name = "BOILERPLATE_HOLD_MAX_BYTES"
     try:
         hold = settings.getint(name, SETTINGS[name].default)
-    except ValueError as exc:
-        raise bad_setting(name, settings.get(name), "must be a positive integer") from exc
+    except ValueError:
+        return None
     return SCRAPY_SLOT_DEFAULT + max(hold, 0)

@@ -5,8 +5,9 @@ component's ``from_crawler`` (or an add-on's ``update_settings``) reaches no cal
 logs it with its whole traceback ("Task exception was never retrieved"), or Twisted does
 ("Unhandled error in Deferred") under a non-asyncio reactor.  The ``scrapy crawl`` command exits
 with status 1 either way.  A filter on those two loggers, installed when the first bad setting is
-raised, rewrites the record that carries it into the setting's message alone, once.  (Under a
-non-asyncio reactor Twisted also prints the traceback to stderr itself, outside logging.)
+raised, rewrites the record that carries it into the setting's message alone, once.  (Where the
+crawl runs on Twisted Deferreds, as under a non-asyncio reactor or on Scrapy 2.13-2.14, Twisted also
+prints the traceback to stderr itself, outside logging.)
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 # The loggers through which Scrapy's start-up errors reach the user.
 STARTUP_ERROR_LOGGERS = ("asyncio", "twisted")
+# Twisted logs an unhandled failure as this line, then the failure in a record of its own.
+TWISTED_HEADER = "Unhandled error in Deferred:"
 
 
 class BadSettingError(ValueError):
@@ -41,6 +44,8 @@ class _OneLineFilter(logging.Filter):
         self.reported: set[str] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().strip() == TWISTED_HEADER:
+            return False  # the heading of the record that carries the error (this process failed to start)
         message = _bad_setting_message(record)
         if message is None:
             return True
@@ -64,6 +69,17 @@ def _bad_setting_message(record: logging.LogRecord) -> str | None:
     if marker not in text:
         return None
     return text.rsplit(marker, 1)[1].strip().splitlines()[0]
+
+
+def fail_crawl(crawler: Any, error: BadSettingError) -> BadSettingError:
+    """``error``, after making sure the ``scrapy`` command exits with status 1 for it.
+
+    Scrapy 2.13 and 2.14 decide that status by whether the crawler got its spider, which it has by
+    the time components are built; without one, they count the crawl as failed to start, as later
+    versions do for any start-up error.
+    """
+    crawler.spider = None
+    return error
 
 
 def _install_filter() -> None:

@@ -20,6 +20,7 @@ import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
 from scrapy_boilerplate.crawl.domain import DomainState, DomainStatus
 from scrapy_boilerplate.crawl.drift import DriftWatch
+from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
 from scrapy_boilerplate.crawl.holding import HoldQueue
@@ -67,7 +68,11 @@ class BoilerplateLearner:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateLearner:
         """Build from settings (NotConfigured when disabled) and connect the signals."""
-        learner = cls(BoilerplateConfig.from_settings(crawler.settings), crawler)
+        try:
+            config = BoilerplateConfig.from_settings(crawler.settings)
+        except BadSettingError as error:
+            raise fail_crawl(crawler, error) from error.__cause__
+        learner = cls(config, crawler)
         crawler.signals.connect(learner.watcher.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
