@@ -5,7 +5,8 @@ they only take turns on the GIL with each other and with the reactor, each turn 
 and hold their samples' parsed pages in memory together.  So the queue runs one fit at a time.
 
 A fit in the thread pool competes for the GIL with a busy reactor: a 3-page fit that takes 30 ms of
-CPU took 0.1-1.5 s there, and its domain's items waited that long.  A fit whose expected CPU time
+CPU took 0.1-1.5 s there, and its domain's items waited that long; on 300 domains the queue of such
+fits outlasted the items' deadline.  A pause of the crawl of a fraction of a second costs it less.  A fit whose expected CPU time
 (the mean per sample page of the fits so far, times its pages) is under ``INLINE_FIT_SECONDS`` runs
 on the reactor thread, a short pause of the crawl instead; longer ones (large samples, slow models),
 the first one of a crawl (its cost is unknown) and every fit on a shared store (network I/O) run in
@@ -27,7 +28,7 @@ from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store.sharing import FitOutcome
 
-INLINE_FIT_SECONDS = 0.05
+INLINE_FIT_SECONDS = 0.25
 # Weight of the newest fit in the running mean of fit CPU per sample page.
 MEAN_WEIGHT = 0.2
 # A sample fitted in the pool is parsed first on the reactor thread (see parse_in_slices), a turn of
