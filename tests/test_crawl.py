@@ -180,18 +180,19 @@ def test_closespider_itemcount_during_sampling(sites, tmp_path):
     )
     assert result.stats.get("finish_reason") == "closespider_itemcount"
     assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="hold_full")] >= 1
-    assert keys.MODELS_FITTED not in result.stats  # the sample of 50 was never complete
+    assert result.stats[keys.MODELS_PARTIAL] == 1  # the sample of 50 was never complete: fitted as it was
     assert_accounted(result)
-    assert result.stats[keys.ITEMS_RELEASED.format(reason="closing")] >= 1
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] >= 1
 
 
-def test_closespider_timeout_during_sampling(sites, tmp_path):
+def test_closespider_timeout_during_sampling_below_the_minimum_sample(sites, tmp_path):
     started = time.monotonic()
     result = run_crawl(
         tmp_path,
         [sites["big"] + SEED_PATH],
         settings={
             "BOILERPLATE_SAMPLE_SIZE": 50,
+            "BOILERPLATE_MIN_SAMPLE_SIZE": 50,
             "CLOSESPIDER_TIMEOUT": 1.5,
             "DOWNLOAD_DELAY": 0.1,
             "CONCURRENT_REQUESTS": 1,

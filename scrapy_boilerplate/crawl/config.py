@@ -42,6 +42,9 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_ENABLED": SettingDoc(True, "Turn the plugin on or off."),
     "BOILERPLATE_MODEL": SettingDoc(DEFAULT_MODEL, "Site model spec, `NAME[:param=value...]`, fitted per domain."),
     "BOILERPLATE_SAMPLE_SIZE": SettingDoc(3, "HTML pages sampled per domain before its model is fitted."),
+    "BOILERPLATE_MIN_SAMPLE_SIZE": SettingDoc(
+        2, "When the crawl stops before a domain's sample is full, fit it on the pages it has if at least this many."
+    ),
     "BOILERPLATE_FALLBACK_MODEL": SettingDoc(
         DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."
     ),
@@ -100,6 +103,7 @@ class BoilerplateConfig:
 
     model: ModelSpec
     sample_size: int
+    min_sample_size: int
     fallback: ModelSpec
     html_field: str
     url_field: str
@@ -133,6 +137,7 @@ class BoilerplateConfig:
         return cls(
             model=_model_spec(settings, "BOILERPLATE_MODEL"),
             sample_size=_positive_int(settings, "BOILERPLATE_SAMPLE_SIZE"),
+            min_sample_size=_positive_int(settings, "BOILERPLATE_MIN_SAMPLE_SIZE"),
             fallback=_fallback_spec(settings),
             html_field=_field(settings, "BOILERPLATE_HTML_FIELD", required=True),
             url_field=_field(settings, "BOILERPLATE_URL_FIELD", required=True),

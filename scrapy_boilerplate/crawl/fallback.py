@@ -42,7 +42,11 @@ class FallbackReason(enum.Enum):
         "too many domains were sampling at once and it made the least progress",
         "a larger BOILERPLATE_MAX_SAMPLING_DOMAINS",
     )
-    CLOSING = ("closing", "the crawl stopped before its model was ready", "letting the crawl finish")
+    CLOSING = (
+        "closing",
+        "the crawl stopped before its model was ready, with too few sample pages to fit one",
+        "letting the crawl finish (or a smaller BOILERPLATE_MIN_SAMPLE_SIZE)",
+    )
     NO_URL = ("no_url", "the item has no URL to tell its site", "setting BOILERPLATE_URL_FIELD to the URL field")
     NOT_SAMPLED = (
         "not_sampled",

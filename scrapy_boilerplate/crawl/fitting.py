@@ -93,14 +93,16 @@ class FitRunner:
             and self._per_page * pages <= INLINE_FIT_SECONDS
         )
 
-    async def fit(self, domain: str) -> FitOutcome:
-        """Fit ``domain``'s sample; exceptions (a model's, the store's) propagate."""
+    async def fit(self, domain: str, min_pages: int | None = None) -> FitOutcome:
+        """Fit ``domain``'s sample (with ``min_pages``: as it is, if it has that many; see
+        :meth:`ModelSync.fit_partial`); exceptions (a model's, the store's) propagate."""
         pages = self.sync.local_sample(domain)
+        fit, args = (self.sync.fit, ()) if min_pages is None else (self.sync.fit_partial, (min_pages,))
         if self.runs_inline(len(pages)):
-            outcome, seconds = timed_call(self.sync.fit, domain, pages)
+            outcome, seconds = timed_call(fit, domain, pages, *args)
         else:
             await parse_in_slices(pages)
-            outcome, seconds = await run_in_thread(timed_call, self.sync.fit, domain, pages)
+            outcome, seconds = await run_in_thread(timed_call, fit, domain, pages, *args)
         if pages:
             per_page = seconds / len(pages)
             mean = self._per_page

@@ -29,6 +29,7 @@ from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
+from scrapy_boilerplate.crawl.stopping import GracefulStop
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
@@ -38,8 +39,13 @@ logger = logging.getLogger(__name__)
 
 # Cleaned sample pages are kept this long after a fit for the items of those pages.
 PREPARED_TTL_SECONDS = 30.0
-# Where an adopted model comes from (FITTED here is the sharing module's own status name).
-STORED, SHARED = "stored", "shared"
+# Where an adopted model comes from (FITTED here is the sharing module's own status name; PARTIAL:
+# fitted here on a sample that was not full when the crawl stopped).
+STORED, SHARED, PARTIAL = "stored", "shared", "partial"
+PARTIAL_NOTE = (
+    " (the crawl is stopping before its sample of {size} pages filled: this model cleans this crawl's"
+    " waiting items and is not stored)"
+)
 
 
 class BoilerplateLearner:
@@ -59,11 +65,18 @@ class BoilerplateLearner:
         self.domains: dict[str, DomainState] = {}
         self.sampling = SamplingDomains(config.max_sampling_domains, config.sample_size)
         self.fits = FitQueue(self._fit)
+        self._partial: set[str] = set()  # domains whose queued fit takes the sample as it is (a stop)
+        self.stop = GracefulStop(self, config.min_sample_size)
         self.sync = ModelSync(config, crawler)
         self.fit_runner = FitRunner(self.sync)
         self.drift = DriftWatch(self)
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.poller = SharedStorePoller(self, config.store_poll)
+        self._resumed = set(self.sync.open_samples())  # partial samples kept in JOBDIR by an earlier run
+        if self._resumed:
+            logger.info(
+                "boilerplate: going on with the partial samples of %d domains kept in JOBDIR", len(self._resumed)
+            )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateLearner:
@@ -88,7 +101,17 @@ class BoilerplateLearner:
             learned = self.sync.load(domain)
             if learned is not None:
                 self._adopt(domain, state, learned, STORED)
+            elif domain in self._resumed:
+                self._resume_sample(domain, state)
         return state
+
+    def _resume_sample(self, domain: str, state: DomainState) -> None:
+        """``domain``'s sample was kept in JOBDIR by an earlier run: go on filling it."""
+        state.urls.update(self.sync.sample_urls(domain))
+        self.stats.inc_value(keys.SAMPLE_RESUMED)
+        self.sampling.fed(domain, len(state.urls))
+        if len(state.urls) >= self.config.sample_size:
+            self._sample_complete(domain, state, fit_here=True)
 
     def wants_sample(self, domain: str) -> bool:
         """True while ``domain`` collects a sample (its first, or a new one after a template change)."""
@@ -132,12 +155,29 @@ class BoilerplateLearner:
                 self._domain_falls_back(evicted, state, FallbackReason.EVICTED)
 
     # -- fitting -------------------------------------------------------------------------
+    def sample_pages(self, domain: str) -> int:
+        """How many pages ``domain``'s current sample has (a full one while its fit is pending)."""
+        if self.state(domain).status is DomainStatus.FITTING:
+            return self.config.sample_size
+        return self.sampling.pages(domain)
+
+    def fit_partial(self, domain: str) -> None:
+        """Queue a fit of ``domain``'s sample as it is (see :mod:`stopping`); its items keep waiting."""
+        state = self.state(domain)
+        self.sampling.done(domain)
+        if state.status is DomainStatus.SAMPLING:
+            state.sample_filled()
+        self._partial.add(domain)
+        self.fits.submit(domain)
+
     async def _fit(self, domain: str) -> None:
         """Fit ``domain``'s full sample (run by the fit queue) and adopt the model."""
         state = self.state(domain)
         started = time.perf_counter()
+        partial = domain in self._partial
+        self._partial.discard(domain)
         try:
-            outcome = await self._fit_sample(domain)
+            outcome = await self._fit_sample(domain, partial)
         except Exception as exc:  # a model bug degrades this domain to the fallback, never the crawl
             self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
             logger.warning("boilerplate: fitting %s on %s failed (%r)", self.config.model.label, domain, exc)
@@ -152,21 +192,26 @@ class BoilerplateLearner:
             self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))
             if outcome.stored and self.sync.persistent:
                 self.stats.inc_value(keys.STORE_SAVED)
-        if outcome.learned is not None:
+        if partial and outcome.learned is not None:
+            self.stats.inc_value(keys.MODELS_PARTIAL)
+            self._adopt(domain, state, outcome.learned, PARTIAL, seconds)
+        elif outcome.learned is not None:
             self._adopt(domain, state, outcome.learned, FITTED if outcome.status == FITTED else SHARED, seconds)
         elif outcome.status != BUSY:  # the sample was re-opened: keep collecting
             state.sample_reopened()
 
-    async def _fit_sample(self, domain: str) -> FitOutcome:
-        """Fit ``domain``'s sample; when the store fails, go on without it: a sample of this process
-        is fitted again at once, a shared one is lost (the domain samples again, here)."""
+    async def _fit_sample(self, domain: str, partial: bool = False) -> FitOutcome:
+        """Fit ``domain``'s sample (``partial``: as it is, see :mod:`stopping`); when the store fails,
+        go on without it: a sample of this process is fitted again at once, a shared one is lost (the
+        domain samples again, here)."""
+        min_pages = self.config.min_sample_size if partial else None
         try:
-            return await self.fit_runner.fit(domain)
+            return await self.fit_runner.fit(domain, min_pages)
         except StoreError as exc:
             if self.sync.go_local(f"fitting the model of {domain}", exc):
                 self.reset_shared_samples()
                 return FitOutcome(INCOMPLETE)
-            return await self.fit_runner.fit(domain)
+            return await self.fit_runner.fit(domain, min_pages)
 
     def _adopt(self, domain: str, state: DomainState, learned: Learned, source: str, seconds: float = 0.0) -> None:
         """Put ``learned`` (``source``: fitted here in ``seconds``, stored before the crawl, shared by
@@ -188,17 +233,18 @@ class BoilerplateLearner:
 
     def _log_adoption(self, domain: str, learned: Learned, source: str, seconds: float, replaced: bool) -> None:
         entry = learned.entry
-        if source == FITTED:
+        if source in (FITTED, PARTIAL):
             removed = [c.removed_share for _, c in learned.prepared.values()]
             share = sum(removed) / len(removed) if removed else 0.0
             logger.info(
-                "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text",
+                "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text%s",
                 "re-fitted" if replaced else "fitted",
                 self.config.model.label,
                 domain,
                 entry.pages,
                 seconds,
                 100 * share,
+                PARTIAL_NOTE.format(size=self.config.sample_size) if source == PARTIAL else "",
             )
         else:
             logger.info(
@@ -288,13 +334,21 @@ class BoilerplateLearner:
         )
         self.hold.release_domain(domain, reason)
 
+    def stop_waiting(self, domain: str, state: DomainState, reason: FallbackReason) -> None:
+        """``domain``'s waiting items go on with the fallback for ``reason``; if it was sampling, its
+        later items too (it goes on sampling)."""
+        if state.fall_back(reason):
+            self.sampling.done(domain)
+            self._domain_falls_back(domain, state, reason)
+        else:
+            self.hold.release_domain(domain, reason)
+
     def release_unfinished(self) -> None:
         """The crawl went quiet: domains still sampling fall back and their items go on."""
         for domain in self.hold.domains():
             state = self.state(domain)
-            if state.fall_back(FallbackReason.SAMPLE_NOT_FILLED):
-                self.sampling.done(domain)
-                self._domain_falls_back(domain, state, FallbackReason.SAMPLE_NOT_FILLED)
+            if state.status is DomainStatus.SAMPLING:
+                self.stop_waiting(domain, state, FallbackReason.SAMPLE_NOT_FILLED)
 
     def release_all(self) -> None:
         """The spider is closing: let every waiting item go on with the fallback."""

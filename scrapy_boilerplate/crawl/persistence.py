@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from scrapy.crawler import Crawler
 
@@ -30,6 +31,7 @@ from scrapy_boilerplate.store import (
     store_from_settings,
 )
 from scrapy_boilerplate.store.drift import Drift
+from scrapy_boilerplate.store.jobdir import JobDirCoordinator
 from scrapy_boilerplate.store.record import StoreEntry
 from scrapy_boilerplate.store.sharing import FitOutcome, Learned
 
@@ -51,14 +53,18 @@ class ModelSync:
 
     def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
         self.stats = crawler.stats
+        self._logged_steps: set[str] = set()
         self.store = store_from_settings(crawler.settings, crawler.stats)
+        spider = getattr(crawler.spidercls, "name", None) or "default"
         self.coordinator = coordinator_for(self.store)
+        jobdir = crawler.settings.get("JOBDIR")
+        if jobdir and isinstance(self.coordinator, LocalCoordinator):  # a shared sample lives on its server
+            self.coordinator = JobDirCoordinator(jobdir, spider, partial(self.failed, "keeping samples in JOBDIR"))
         monitor = (
             DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every, warmup=config.drift_window)
             if config.drift_enabled
             else None
         )
-        spider = getattr(crawler.spidercls, "name", None) or "default"
         self.learning = SharedLearning(
             self.store,
             self.coordinator,
@@ -69,7 +75,6 @@ class ModelSync:
             monitor,
             keep_cleaned_html=config.cleaned_html_field is not None,
         )
-        self._logged_steps: set[str] = set()
         logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
 
     @property
@@ -158,6 +163,20 @@ class ModelSync:
     def fit(self, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
         """Fit ``domain``'s sample (blocking: run it in a thread); see :meth:`SharedLearning.fit`."""
         return self.learning.fit(domain, parsed)
+
+    def fit_partial(self, domain: str, parsed: Sequence[Page], min_pages: int) -> FitOutcome:
+        """Fit ``domain``'s sample as it is (blocking); see :meth:`SharedLearning.fit_partial`."""
+        return self.learning.fit_partial(domain, parsed, min_pages)
+
+    def open_samples(self) -> list[str]:
+        """Domains with an open sample in this process (restored from ``JOBDIR`` at start)."""
+        if not isinstance(self.coordinator, LocalCoordinator):
+            return []
+        return self.coordinator.open_samples(self.learning.spider)
+
+    def sample_urls(self, domain: str) -> list[str]:
+        """The URLs in ``domain``'s sample when it lives in this process (else none)."""
+        return [page.url for page in self.learning.local_sample(domain)]
 
     def local_sample(self, domain: str) -> list[Page]:
         """``domain``'s sample pages when the sample lives in this process (else none)."""

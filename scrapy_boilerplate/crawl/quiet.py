@@ -44,7 +44,7 @@ class QuietWatcher:
     def tick(self) -> None:
         """One look at the engine."""
         if spider_closing(self.crawler):
-            self.learner.release_all()
+            self.learner.stop.tick()
             return
         waiting = self.learner.hold.count
         if not waiting or len(self.learner.fits) or not only_pipeline_items_left(self.crawler, waiting):

@@ -24,6 +24,10 @@ class SamplingDomains:
     def __len__(self) -> int:
         return len(self._pages)
 
+    def pages(self, domain: str) -> int:
+        """How many pages ``domain``'s partial sample has (0 when it has none here)."""
+        return self._pages.get(domain, 0)
+
     def fed(self, domain: str, pages: int) -> None:
         """``domain``'s sample now has ``pages`` pages (it moves to the most recently fed end)."""
         self._pages.pop(domain, None)

@@ -6,7 +6,9 @@ PREFIX = "boilerplate/"
 
 SAMPLE_PAGES = "boilerplate/sample/pages"
 SAMPLE_SKIPPED = "boilerplate/sample/skipped/{reason}"  # non_html, empty, too_large, status
+SAMPLE_RESUMED = "boilerplate/sample/resumed"  # domains going on with a partial sample kept in JOBDIR
 MODELS_FITTED = "boilerplate/models/fitted"
+MODELS_PARTIAL = "boilerplate/models/partial"  # fitted on a partial sample at a graceful stop
 FIT_SECONDS = "boilerplate/models/fit_seconds"
 DOMAINS_FALLBACK = "boilerplate/domains/fallback"
 DOMAINS_EVICTED = "boilerplate/domains/evicted"
@@ -32,7 +34,9 @@ DRIFT_DETECTED = "boilerplate/drift/detected"
 ALL_KEYS: tuple[str, ...] = (
     SAMPLE_PAGES,
     SAMPLE_SKIPPED,
+    SAMPLE_RESUMED,
     MODELS_FITTED,
+    MODELS_PARTIAL,
     FIT_SECONDS,
     DOMAINS_FALLBACK,
     DOMAINS_EVICTED,

@@ -25,7 +25,8 @@ class StoreError(RuntimeError):
     """The store's backend failed (I/O error, connection refused...); the stored data is not at fault.
 
     ``step`` names what failed: ``read``, ``write``, ``delete``, ``list``, ``sample`` (a shared
-    sample's pages or state) or ``lock`` (the fit lock); the crawl logs each step's first failure.
+    sample's pages or state), ``lock`` (the fit lock) or ``job directory`` (partial samples kept in
+    JOBDIR); the crawl logs each step's first failure.
     """
 
     def __init__(self, message: str, step: str = "read") -> None:

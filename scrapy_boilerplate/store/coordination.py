@@ -139,6 +139,16 @@ class LocalCoordinator(Coordinator):
             self._samples[(spider, domain)] = _LocalSample(generation + 1)
             return generation + 1
 
+    def restore(self, spider: str, domain: str, generation: int, pages: dict[str, str]) -> None:
+        """Put back an open sample kept from an earlier run of the crawl (see :mod:`jobdir`)."""
+        with self._mutex:
+            self._samples[(spider, domain)] = _LocalSample(generation, len(pages), False, dict(pages))
+
+    def open_samples(self, spider: str) -> list[str]:
+        """Domains of ``spider`` whose open sample has pages."""
+        with self._mutex:
+            return [d for (name, d), sample in self._samples.items() if name == spider and sample.pages]
+
     def acquire_fit_lock(self, spider: str, domain: str, ttl: float) -> FitLock | None:
         with self._mutex:
             held = self._locks.get((spider, domain))

@@ -19,7 +19,7 @@ SUFFIX = ".json"
 DEFAULT_DIR = "boilerplate"  # under the project's data path, beside Scrapy's ``httpcache``
 
 
-def _encode(name: str) -> str:
+def file_name(name: str) -> str:
     """A file-name-safe form of a spider or domain name (reversible; '/' and '%' are escaped)."""
     return quote(name, safe=" .-_:@+,=")
 
@@ -45,7 +45,7 @@ class DirectoryStore(ModelStore):
 
     def path(self, spider: str, domain: str) -> Path:
         """Where the record of ``domain`` lives."""
-        return self.root / _encode(spider) / (_encode(domain) + SUFFIX)
+        return self.root / file_name(spider) / (file_name(domain) + SUFFIX)
 
     def revision(self, spider: str, domain: str) -> object:
         """The record file's identity and modification time (``os.replace`` changes both)."""
@@ -94,7 +94,7 @@ class DirectoryStore(ModelStore):
     def _keys(self, spider: str | None) -> Iterator[tuple[str, str]]:
         if not self.root.is_dir():
             return
-        folders = [self.root / _encode(spider)] if spider is not None else sorted(self.root.iterdir())
+        folders = [self.root / file_name(spider)] if spider is not None else sorted(self.root.iterdir())
         for folder in folders:
             if not folder.is_dir():
                 continue

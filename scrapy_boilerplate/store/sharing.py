@@ -159,6 +159,20 @@ class SharedLearning:
                 self.coordinator.finish_sample(self.spider, domain, state.generation)
         return FitOutcome(FITTED, learned, store_error is None, store_error)
 
+    def fit_partial(self, domain: str, parsed: Sequence[Page] = (), min_pages: int = 1) -> FitOutcome:
+        """Fit ``domain`` on its sample as it is, at least ``min_pages`` pages (the crawl is stopping).
+
+        No lock, nothing stored, and the sample stays open: the model serves this crawl's waiting
+        items only, while the next crawl (or another worker) goes on filling the sample.
+        """
+        state = self.coordinator.state(self.spider, domain)
+        known = {page.url: page for page in parsed}
+        pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
+        if len(pages) < min_pages:
+            return FitOutcome(INCOMPLETE)
+        learned, _ = self._fit_pages(domain, pages, state.generation)
+        return FitOutcome(FITTED, learned)
+
     def _closed_sample(self, domain: str, state: SampleState) -> FitOutcome:
         """The sample was fitted already: load that model, or sample again if it is gone (deleted, corrupt)."""
         entry = self.store.entry(self.spider, domain)
@@ -172,15 +186,18 @@ class SharedLearning:
         """The model fitted on ``pages``, and the error that kept it out of the store (None once stored).
 
         A model that cannot be stored is used all the same; the next crawl re-learns it."""
+        learned, stored = self._fit_pages(domain, pages, generation)
+        try:
+            return replace(learned, entry=self.store.put(stored)), None
+        except StoreError as exc:
+            return learned, exc
+
+    def _fit_pages(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, StoredModel]:
+        """The model fitted on ``pages`` with its cleans of them, and its store record."""
         model = self.spec.create().fit(pages)
         cleaned = [model.clean(page) for page in pages]
         baseline = fit_baseline(model, pages, cleaned)
         stored = StoredModel.new(self.spider, domain, model, len(pages), baseline, generation)
-        store_error = None
-        try:
-            entry = self.store.put(stored)
-        except StoreError as exc:
-            entry, store_error = stored.entry, exc
         # The prepared pages serve their items, which never carry decisions (they are for the
         # inspection report): drop them.  Unread, they would keep each page's parsed tree (~0.5 MB on
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
@@ -188,7 +205,7 @@ class SharedLearning:
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
         prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned, strict=False)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
-        return Learned(model, entry, fingerprint, prepared), store_error
+        return Learned(model, stored.entry, fingerprint, prepared), stored
 
     def _prepared(self, cleaned: CleanedPage) -> CleanedPage:
         if self.keep_cleaned_html:
