@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 def run_extract(args: argparse.Namespace) -> int:
     """Clean every page of every site under ``in_dir`` into ``out_dir``."""
     from scrapy_boilerplate.offline import process_site
+    from scrapy_boilerplate.rescue import prose_rescue
 
     started = time.perf_counter()
     sites = find_sites(args.in_dir)
@@ -160,14 +161,17 @@ def run_extract(args: argparse.Namespace) -> int:
         wants_progress(sys.stderr, args.quiet),
         sys.stderr,
     )
-    pages = failures = 0
+    pages = failures = rescues = 0
     for site in sites:
         outcome = process_site(site, args.model, args.sample_size, progress.page_done)
         progress.site_done()
         target_dir = args.out_dir / site.relative
         target_dir.mkdir(parents=True, exist_ok=True)
         for page in outcome.pages:
-            (target_dir / (page.path.stem + ".txt")).write_text(page.text, encoding="utf-8")
+            rescued = prose_rescue(page.cleaned, page.page) if page.cleaned and page.page else None
+            rescues += rescued is not None
+            text = rescued.text if rescued is not None else page.text
+            (target_dir / (page.path.stem + ".txt")).write_text(text, encoding="utf-8")
         pages += len(outcome.pages)
         failures += outcome.failures
         logger.info(
@@ -181,6 +185,7 @@ def run_extract(args: argparse.Namespace) -> int:
     progress.close()
     print(
         f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
+        f"{rescues} given their longest prose paragraph (the model kept under 5 words), "
         f"{time.perf_counter() - started:.1f} s (model {args.model.label})"
     )
     return 0

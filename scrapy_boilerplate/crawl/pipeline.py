@@ -27,6 +27,8 @@ from scrapy_boilerplate.crawl.itempages import OPTED_OUT
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.rescue import MIN_WORDS, RESCUE_MARK, prose_rescue
 from scrapy_boilerplate.store.sharing import Learned
 
 logger = logging.getLogger(__name__)
@@ -72,6 +74,7 @@ class BoilerplatePipeline:
         self.fields = ItemFields(self.config.output_fields)
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
+        self._rescued_domains: set[str] = set()
         self._last_clean: tuple[Response, SiteModel, CleanedPage] | None = None  # listing pages' items
         if spidercls is not None:
             self.report_unwritable_item_classes(spidercls)
@@ -113,8 +116,29 @@ class BoilerplatePipeline:
         model, reason = await self._model_for(domain, page.size)
         cleaned, reason = await self._cleaned(domain, page, model, reason)
         if cleaned is not None:
-            self._write(fields, cleaned, domain, reason)
+            rescued = self._rescued(cleaned, page, domain)
+            self._write(fields, rescued or cleaned, domain, reason, rescued is not None)
         return item
+
+    def _rescued(self, cleaned: CleanedPage, page: ItemPage, domain: str) -> CleanedPage | None:
+        """The page's longest prose block when the model kept (almost) no text of it (see
+        :mod:`scrapy_boilerplate.rescue`); said once per domain."""
+        if len(cleaned.text.split(None, MIN_WORDS)) >= MIN_WORDS:  # the usual case: no parse here
+            return None
+        rescued = prose_rescue(cleaned, Page(page.html, page.url))
+        if rescued is not None:
+            self.stats.inc_value(keys.ITEMS_RESCUED)
+            if domain not in self._rescued_domains:
+                self._rescued_domains.add(domain)
+                logger.info(
+                    "boilerplate: %s kept under %d words of %s; the item gets the page's longest prose block "
+                    "instead (%d characters; the model field says so)",
+                    cleaned.model,
+                    MIN_WORDS,
+                    page.url,
+                    len(rescued.text),
+                )
+        return rescued
 
     def _page_of(self, fields: ItemAdapter, response: Response | None) -> ItemPage | str:
         """The page that cleans the item, or why there is none (a skip reason)."""
@@ -205,8 +229,10 @@ class BoilerplatePipeline:
         self.learner.drift.observe(domain, learned, cleaned.removed_share, unseen)
         return cleaned, None
 
-    def _write(self, fields: ItemAdapter, cleaned: CleanedPage, domain: str, reason: FallbackReason | None) -> None:
-        label = cleaned.model + (FALLBACK_MARK if reason is not None else "")
+    def _write(
+        self, fields: ItemAdapter, cleaned: CleanedPage, domain: str, reason: FallbackReason | None, rescued: bool
+    ) -> None:
+        label = cleaned.model + (FALLBACK_MARK if reason is not None else "") + (RESCUE_MARK if rescued else "")
         values: dict[str, Any] = {self.config.text_field: cleaned.text}
         if self.config.cleaned_html_field:
             values[self.config.cleaned_html_field] = cleaned.html

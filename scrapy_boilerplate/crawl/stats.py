@@ -17,6 +17,7 @@ ITEMS_FALLBACK = "boilerplate/items/fallback"
 ITEMS_FALLBACK_REASON = "boilerplate/items/fallback/{reason}"  # see crawl.fallback.FallbackReason
 ITEMS_HELD = "boilerplate/items/held"
 ITEMS_RELEASED = "boilerplate/items/released/{reason}"  # model, or a fallback reason
+ITEMS_RESCUED = "boilerplate/items/rescued"  # the model kept almost nothing: the longest prose block stands in
 ITEMS_SKIPPED = "boilerplate/items/skipped/{reason}"  # opt_out, no_html, not_html, too_large, undeclared_field
 CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
@@ -45,6 +46,7 @@ ALL_KEYS: tuple[str, ...] = (
     ITEMS_FALLBACK_REASON,
     ITEMS_HELD,
     ITEMS_RELEASED,
+    ITEMS_RESCUED,
     ITEMS_SKIPPED,
     CHARS_TOTAL,
     CHARS_REMOVED,

@@ -1,0 +1,49 @@
+"""No empty text where a page plainly has an article: its longest prose block stands in.
+
+A model may keep nothing, or a few words, of a page that holds a long paragraph of prose (a
+fallback on a page unlike any it knows, a site model on a page of another template).  Where the
+crawl and the offline extract turn a model's output into an item, such an output is replaced by
+that paragraph, and the item's model field says so.  The models' own output is left as it is.
+"""
+
+from __future__ import annotations
+
+import lxml.etree
+
+from scrapy_boilerplate.html import iter_blocks, to_text
+from scrapy_boilerplate.models.base import CleanedPage
+from scrapy_boilerplate.page import Page
+
+# An output of fewer words than this is as good as empty.
+MIN_WORDS = 5
+# A prose block: a paragraph (a leaf block) of at least this many words, at most this share of
+# its text in links (link lists and menus are not prose).
+PROSE_MIN_WORDS = 40
+PROSE_MAX_LINK_SHARE = 0.3
+RESCUE_MARK = " (prose block)"  # appended to the model name in the model field
+
+
+def longest_prose_block(page: Page) -> lxml.etree._Element | None:
+    """The leaf block of ``page`` with the most words, if it is prose (see ``PROSE_MIN_WORDS``)."""
+    best, best_words = None, PROSE_MIN_WORDS - 1
+    for block in iter_blocks(page.body, include_mixed=False):
+        words = len(block.text.split())
+        if words <= best_words:
+            continue
+        links = sum(len(" ".join(link.itertext())) for link in block.element.iter("a"))
+        if links <= PROSE_MAX_LINK_SHARE * len(block.text):
+            best, best_words = block, words
+    return best.element if best is not None else None
+
+
+def prose_rescue(cleaned: CleanedPage, page: Page) -> CleanedPage | None:
+    """``page``'s longest prose block, as a cleaned page of the same model, when ``cleaned`` kept
+    fewer than ``MIN_WORDS`` words; None when ``cleaned`` stands (or the page has no such block)."""
+    if len(cleaned.text.split(None, MIN_WORDS)) >= MIN_WORDS:
+        return None
+    element = longest_prose_block(page)
+    if element is None:
+        return None
+    text = to_text(element)
+    html = lxml.etree.tostring(element, encoding="unicode", method="html", with_tail=False)
+    return CleanedPage(text, html, cleaned.model, cleaned.total_chars, len(text))
