@@ -185,7 +185,7 @@ def run_extract(args: argparse.Namespace) -> int:
     progress.close()
     print(
         f"extract: {len(sites)} sites, {pages} pages, {failures} failures, "
-        f"{rescues} given their longest prose paragraph (the model kept under 5 words), "
+        f"{rescues} given their longest prose paragraph (the model kept no text), "
         f"{time.perf_counter() - started:.1f} s (model {args.model.label})"
     )
     return 0

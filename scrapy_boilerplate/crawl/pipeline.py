@@ -121,7 +121,7 @@ class BoilerplatePipeline:
         return item
 
     def _rescued(self, cleaned: CleanedPage, page: ItemPage, domain: str) -> CleanedPage | None:
-        """The page's longest prose block when the model kept (almost) no text of it (see
+        """The page's longest prose block when the model kept no text of it (see
         :mod:`scrapy_boilerplate.rescue`); said once per domain."""
         if len(cleaned.text.split(None, MIN_WORDS)) >= MIN_WORDS:  # the usual case: no parse here
             return None
@@ -131,10 +131,9 @@ class BoilerplatePipeline:
             if domain not in self._rescued_domains:
                 self._rescued_domains.add(domain)
                 logger.info(
-                    "boilerplate: %s kept under %d words of %s; the item gets the page's longest prose block "
+                    "boilerplate: %s kept no text of %s; the item gets the page's longest prose block "
                     "instead (%d characters; the model field says so)",
                     cleaned.model,
-                    MIN_WORDS,
                     page.url,
                     len(rescued.text),
                 )
