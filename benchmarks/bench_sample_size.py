@@ -11,7 +11,8 @@ least ``--min-pages`` gold pages (5: the data set's site-level pages; ``_unknown
 - ``F1 crawl``: as a crawl gets it; a site of fewer than N pages never fills its sample, so the
   fallback model cleans its pages.
 
-``--random-samples K`` fits each site (of at least N pages) on K seeded random subsets of N pages
+``--folds DIR`` scores a learned model (``fusion``) on each site with the weights trained without
+it (``scrapy-boilerplate train --folds K --folds-dir DIR``).  ``--random-samples K`` fits each site (of at least N pages) on K seeded random subsets of N pages
 instead of its first N, and reports the mean F1 over sites of the subsets' mean and of their worst.
 """
 
@@ -86,19 +87,22 @@ def main() -> None:
     parser.add_argument("--fallback", default=None, help="fallback spec (default: the crawl's fallback default)")
     parser.add_argument("--sizes", default="3,5,10,20")
     parser.add_argument("--min-pages", type=int, default=5, help="score the sites with at least this many gold pages")
+    parser.add_argument("--folds", type=Path, help="a learned model's cross-validation folds (train --folds-dir)")
     parser.add_argument("--random-samples", type=int, default=0, metavar="K", help="also fit on K random subsets")
     args = parser.parse_args()
     from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL, DEFAULT_MODEL
 
     spec = ModelSpec.parse(args.model or DEFAULT_MODEL)
-    fallback = run_model(args.data_dir, ModelSpec.parse(args.fallback or DEFAULT_FALLBACK_MODEL), 1, None)
+    fallback = run_model(
+        args.data_dir, ModelSpec.parse(args.fallback or DEFAULT_FALLBACK_MODEL), 1, None, folds=args.folds
+    )
     print(
         f"model {spec.label}, fallback {fallback.label}: mean page F1 over the sites with at least "
         f"{args.min_pages} gold pages ({args.data_dir})"
     )
     print(f"{'sample size':>11} {'F1 fitted':>10} {'F1 crawl':>9} {'sites filling the sample':>25}")
     for size in (int(s) for s in args.sizes.split(",")):
-        row = run_model(args.data_dir, spec, size, None)
+        row = run_model(args.data_dir, spec, size, None, folds=args.folds)
         fitted, crawl, sites, full = mean_f1(args.data_dir, size, args.min_pages, row, fallback)
         line = f"{size:>11} {fitted:>10.3f} {crawl:>9.3f} {full:>14} of {sites}"
         if args.random_samples:
