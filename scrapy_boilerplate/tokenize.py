@@ -92,3 +92,57 @@ def tokenize(text: str | None) -> list[str]:
 def token_bag(text: str | None) -> Counter[str]:
     """Multiset of the tokens of ``text``."""
     return Counter(tokenize(text))
+
+
+_ASCII_WORD = re.compile("[A-Za-z0-9]+")
+_NON_SPACE = re.compile(r"\S+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _char_kind(char: str) -> str:
+    """``"u"`` for a character of an unspaced script (a token of its own), ``"w"`` for one that is
+    part of a word (it yields tokens once NFKC-normalised), ``""`` for a separator."""
+    tokens = tokenize(char)
+    if not tokens:
+        return ""
+    unspaced, _ = _patterns()
+    return "u" if unspaced.search(unicodedata.normalize("NFKC", char)) else "w"
+
+
+def _chunk_spans(chunk: str, offset: int) -> list[tuple[int, int, str]]:
+    """Token spans of a non-ASCII run without whitespace; the run as one span when its pieces'
+    tokens differ from its own (NFKC composing across a separator: never seen in real text)."""
+    spans: list[tuple[int, int, str]] = []
+    start = None
+    for i, char in enumerate([*chunk, " "]):
+        kind = _char_kind(char) if char != " " else ""
+        if kind == "w" and start is None:
+            start = i
+        if kind != "w" and start is not None:
+            spans += [(offset + start, offset + i, token) for token in tokenize(chunk[start:i])]
+            start = None
+        if kind == "u":
+            spans += [(offset + i, offset + i + 1, token) for token in tokenize(char)]
+    if [token for _, _, token in spans] != tokenize(chunk):
+        return [(offset, offset + len(chunk), token) for token in tokenize(chunk)]
+    return spans
+
+
+def token_spans(text: str | None) -> list[tuple[int, int, str]]:
+    """``tokenize(text)`` with where each token lies in ``text``: ``(start, end, token)`` in order.
+
+    The tokens are exactly ``tokenize(text)``'s; characters that NFKC expands to several tokens
+    (``½`` is ``1``, ``2``) give each of them the same span.
+    """
+    if not text:
+        return []
+    if text.isascii():
+        return [(m.start(), m.end(), m.group().lower()) for m in _ASCII_WORD.finditer(text)]
+    spans: list[tuple[int, int, str]] = []
+    for match in _NON_SPACE.finditer(text):
+        chunk, offset = match.group(), match.start()
+        if chunk.isascii():
+            spans += [(offset + m.start(), offset + m.end(), m.group().lower()) for m in _ASCII_WORD.finditer(chunk)]
+        else:
+            spans += _chunk_spans(chunk, offset)
+    return spans

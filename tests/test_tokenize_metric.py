@@ -1,10 +1,11 @@
+import random
 import sys
 from collections import Counter
 
 import pytest
 
 from scrapy_boilerplate.evaluation.metric import mean_score, score_text
-from scrapy_boilerplate.tokenize import MARK_SPANS, mark_ranges, token_bag, tokenize
+from scrapy_boilerplate.tokenize import MARK_SPANS, mark_ranges, token_bag, token_spans, tokenize
 
 
 def test_words_are_casefolded_letter_digit_runs():
@@ -67,3 +68,24 @@ def test_mean_is_macro_over_pages():
 def test_combining_marks_are_found_where_a_scan_of_every_code_point_finds_them():
     assert mark_ranges(MARK_SPANS) == mark_ranges(((0x300, sys.maxunicode),))
     assert tokenize("a\U000e0100x b") == ["a\U000e0100x", "b"]  # a plane-14 variation selector joins too
+
+
+TRICKY = "Café e\u0301té ½ brand™ 東京タワー ｶﾀｶﾅ Straße ﬁne a_b =\u0338 x ไทย İstanbul ǅ \u00a0nbsp\u3000ideo (CNN)Tropical 00:59"
+
+
+def test_token_spans_give_the_tokens_and_where_they_are():
+    spans = token_spans(TRICKY)
+    assert [token for _, _, token in spans] == tokenize(TRICKY)
+    found = {TRICKY[start:end]: token for start, end, token in spans}
+    assert found["Café"] == "café" and found["e\u0301té"] == "été" and found["Straße"] == "strasse"
+    assert [TRICKY[s:e] for s, e, t in spans if t in ("1", "2")] == ["½", "½"]  # one character, two tokens
+    assert [TRICKY[s:e] for s, e, _ in spans][-4:] == ["CNN", "Tropical", "00", "59"]
+    assert [TRICKY[s:e] for s, e, t in spans if t in "東京"] == ["東", "京"]
+
+
+def test_token_spans_match_tokenize_on_random_text():
+    rng = random.Random(5)
+    alphabet = "aZ9 _-.,é\u0301½™東タｶßﬁ\u0338=\u00a0\u3000İǅไ٣①\U00020000\u200b\u00ad\u0300\n"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert [token for _, _, token in token_spans(text)] == tokenize(text), text
