@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scrapy_boilerplate.corpus import Site, read_page_bytes
-from scrapy_boilerplate.html import looks_binary
+from scrapy_boilerplate.html import looks_binary, raw_text
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
@@ -46,6 +46,8 @@ class SiteOutcome:
     pages: list[PageOutcome]
     fit_error: str | None = None
     fitted: SiteModel | None = None
+    sample: list[Path] = field(default_factory=list)  # the pages fitted on, in the order the model saw them
+    left_out: list[tuple[Path, str]] = field(default_factory=list)  # pages the fit passed over, and why
 
     @property
     def failures(self) -> int:
@@ -61,6 +63,35 @@ def load_page(path: Path) -> Page:
     return Page.from_bytes(body, url=path.resolve().as_uri())
 
 
+NO_TEXT = "no visible text"
+
+
+def has_visible_text(page: Page) -> bool:
+    """True when the page shows any text (an empty page shows nothing that repeats): text anywhere
+    but in the head, after ``</body>`` too, where broken markup leaves some."""
+    tree = page.tree
+    if (tree.text or "").strip():
+        return True
+    return any((child.tag != "head" and raw_text(child).strip()) or (child.tail or "").strip() for child in tree)
+
+
+def _sample(pages: dict[Path, Page | str], sample_size: int) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The first ``sample_size`` readable pages with text, and the pages passed over before it filled."""
+    sample: list[Path] = []
+    left_out: list[tuple[Path, str]] = []
+    for path, page in pages.items():
+        if len(sample) >= sample_size:
+            break
+        if isinstance(page, str):
+            left_out.append((path, page))
+        elif has_visible_text(page):
+            sample.append(path)
+        else:
+            logger.warning("leaving %s out of the fit: %s", path, NO_TEXT)
+            left_out.append((path, NO_TEXT))
+    return sample, left_out
+
+
 def _fit(spec: ModelSpec, sample: list[Page], site: Site) -> tuple[SiteModel, float, str | None]:
     started = time.perf_counter()
     try:
@@ -74,7 +105,7 @@ def _fit(spec: ModelSpec, sample: list[Page], site: Site) -> tuple[SiteModel, fl
 def process_site(
     site: Site, spec: ModelSpec, sample_size: int, on_page: Callable[[], None] | None = None
 ) -> SiteOutcome:
-    """Fit ``spec`` on the site's first ``sample_size`` readable pages, then clean every page.
+    """Fit ``spec`` on the site's first ``sample_size`` readable pages with text, then clean every page.
 
     ``on_page`` is called after each page (cleaned or failed), e.g. to draw progress.
     """
@@ -85,7 +116,8 @@ def process_site(
         except (OSError, ValueError) as exc:
             logger.warning("skipping %s: %s", path, exc)
             pages[path] = str(exc)
-    sample = [page for page in pages.values() if isinstance(page, Page)][:sample_size]
+    sample_paths, left_out = _sample(pages, sample_size)
+    sample = [page for path in sample_paths if isinstance(page := pages[path], Page)]
     model, fit_seconds, fit_error = _fit(spec, sample, site)
     outcomes = []
     for path, page in pages.items():
@@ -103,4 +135,4 @@ def process_site(
         outcomes.append(PageOutcome(path, cleaned, error, time.perf_counter() - started, page))
         if on_page is not None:
             on_page()
-    return SiteOutcome(site, model.name, len(sample), fit_seconds, outcomes, fit_error, model)
+    return SiteOutcome(site, model.name, len(sample), fit_seconds, outcomes, fit_error, model, sample_paths, left_out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if not is_reactor_installed():
         install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+DEV_DATA_VARIABLE = "SCRAPY_BOILERPLATE_DATASETS"
+
+
+@pytest.fixture(scope="session")
+def dev_data() -> Path:
+    """The development data (real pages with gold text): ``$SCRAPY_BOILERPLATE_DATASETS``, by default
+    ``../shared/datasets`` from the repository; tests that need it skip where it is absent (CI)."""
+    path = REPOSITORY / os.environ.get(DEV_DATA_VARIABLE, "../shared/datasets")
+    if not path.is_dir():
+        pytest.skip(f"no development data at {path} (set {DEV_DATA_VARIABLE} to its folder)")
+    return path.resolve()

@@ -47,7 +47,7 @@ def test_from_crawl_with_a_saved_copy_uses_the_stored_model(tmp_path: Path, caps
     assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 0
     report = out.read_text(encoding="utf-8")
     assert f"pvalue (stored in {saved})" in report
-    assert "stored model (its sample is not recorded)" in report
+    assert "Stored model (its sample size is not recorded)" in report
     assert url in report and SITE[3].title in report
     assert (
         main(["inspect", "--from-crawl", "http://unknown.example/", "--store", str(store), str(copy), "-o", str(out)])
@@ -75,7 +75,7 @@ def test_from_crawl_reads_a_store_record_with_its_metadata(tmp_path: Path):
     out = tmp_path / "r.html"
     url = "http://news.example:8080/article/1.html"
     assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 0
-    assert "17 (recorded with the stored model)" in out.read_text(encoding="utf-8")
+    assert "Stored model, fitted on 17 pages" in out.read_text(encoding="utf-8")
     record["model"]["version"] = 999
     (store / "news" / "news.example:8080.json").write_text(json.dumps(record), encoding="utf-8")
     assert main(["inspect", "--from-crawl", url, "--store", str(store), str(copy), "-o", str(out)]) == 2

@@ -50,8 +50,16 @@ def _unfilter(kind: int, row: bytes, prev: bytes, bpp: int) -> bytes:
     raise ValueError(f"unknown PNG filter {kind}")
 
 
-def read_png(data: bytes) -> np.ndarray:
-    """The image as an (height, width, 3) uint8 RGB array."""
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG, from its header."""
+    if not data.startswith(_SIGNATURE) or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def read_png(data: bytes, rows: int | None = None) -> np.ndarray:
+    """The image (or its first ``rows`` rows) as a (height, width, 3) uint8 RGB array."""
     if not data.startswith(_SIGNATURE):
         raise ValueError("not a PNG file")
     pos, idat, header = len(_SIGNATURE), [], None
@@ -71,10 +79,11 @@ def read_png(data: bytes) -> np.ndarray:
     bpp = _CHANNELS[colour]
     raw = zlib.decompress(b"".join(idat))
     stride = width * bpp
-    rows, prev = [], bytes(stride)
+    height = height if rows is None else min(rows, height)
+    lines, prev = [], bytes(stride)
     for y in range(height):
         start = y * (stride + 1)
         prev = _unfilter(raw[start], raw[start + 1 : start + 1 + stride], prev, bpp)
-        rows.append(prev)
-    image = np.frombuffer(b"".join(rows), np.uint8).reshape(height, width, bpp)
+        lines.append(prev)
+    image = np.frombuffer(b"".join(lines), np.uint8).reshape(height, width, bpp)
     return image[:, :, :3]
