@@ -95,12 +95,12 @@ def measure(
                 tail_length = text_length(tail)
                 text += tail_length
                 markup += tail_length
-            tag = el.tag
-            if not isinstance(tag, str) or (skip and el in skip):  # a comment, a PI, or a skipped subtree
+            el_tag = el.tag
+            if not isinstance(el_tag, str) or (skip and el in skip):  # a comment, a PI, or a skipped subtree
                 continue
             push((current, text, link_text, markup, anchor))
             add(el)
-            current = el
+            current, tag = el, el_tag
             break
         else:
             break

@@ -115,7 +115,8 @@ def to_text(root: lxml.etree._Element) -> str:
     One walk by lxml's C-level ``iterwalk`` that collects the current line's text nodes and ends
     the line at each break; comments and processing instructions give only their tails.
     """
-    if not isinstance(root.tag, str) or root.tag in NON_CONTENT_TAGS:
+    tag = root.tag
+    if not isinstance(tag, str) or tag in NON_CONTENT_TAGS:
         return ""
     out: list[str] = []
     line: list[str] = []
@@ -137,7 +138,7 @@ def to_text(root: lxml.etree._Element) -> str:
         if kind > pending:
             pending = kind
 
-    _walk_pieces(root, line.append, brk)
+    _walk_pieces(root, tag, line.append, brk)
     brk(0)
     return "".join(out)
 
@@ -145,18 +146,22 @@ def to_text(root: lxml.etree._Element) -> str:
 def spaced_text(root: lxml.etree._Element) -> str:
     """``to_text``'s text nodes with a space at each of its breaks instead of its lines: the same
     words (whitespace and breaks both separate words) without building lines, for word counts."""
-    if not isinstance(root.tag, str) or root.tag in NON_CONTENT_TAGS:
+    tag = root.tag
+    if not isinstance(tag, str) or tag in NON_CONTENT_TAGS:
         return ""
     pieces: list[str] = []
     append = pieces.append
-    _walk_pieces(root, append, lambda kind: append(" "))
+    _walk_pieces(root, tag, append, lambda kind: append(" "))
     return "".join(pieces)
 
 
-def _walk_pieces(root: lxml.etree._Element, append: Callable[[str], object], brk: Callable[[int], object]) -> None:
-    """The one text walk of ``to_text`` and ``spaced_text``: hands text nodes to ``append`` in
-    document order, calls ``brk`` with the break kind at each breaking tag's start and end, and a
-    space after each cell; non-content subtrees give only their tails, as do comments and PIs.
+def _walk_pieces(
+    root: lxml.etree._Element, tag: str, append: Callable[[str], object], brk: Callable[[int], object]
+) -> None:
+    """The one text walk of ``to_text`` and ``spaced_text`` (``tag`` is the root's): hands text
+    nodes to ``append`` in document order, calls ``brk`` with the break kind at each breaking tag's
+    start and end, and a space after each cell; non-content subtrees give only their tails, as do
+    comments and PIs.
 
     lxml's C-level ``iterdescendants`` (several times cheaper per element than ``iterwalk``'s
     events): an open element ends when the walk reaches one outside it (``getparent``), and a
@@ -166,7 +171,7 @@ def _walk_pieces(root: lxml.etree._Element, append: Callable[[str], object], brk
     opened = {root}
     stack: list[tuple[lxml.etree._Element, str]] = []  # the open ancestors of ``current``
     push, pop, add = stack.append, stack.pop, opened.add
-    current, tag = root, root.tag
+    current = root
     kind = breaks.get(tag, 0)
     if kind:
         brk(kind)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import abc
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from scrapy_boilerplate.models.errors import ModelFormatError
@@ -108,7 +108,7 @@ class ModelStore(abc.ABC):
         found = self.entry(spider, domain)
         return None if found is None else (found.fitted_at, found.fitter, found.generation)
 
-    def revisions(self, spider: str, domains: list[str]) -> dict[str, object]:
+    def revisions(self, spider: str, domains: Sequence[str]) -> dict[str, object]:
         """:meth:`revision` of several domains (backends answer in one round trip where they can)."""
         return {domain: self.revision(spider, domain) for domain in domains}
 

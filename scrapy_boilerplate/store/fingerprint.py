@@ -103,7 +103,9 @@ class _Signer:
 
     def _sign(self, node: lxml.etree._Element, prefix: str) -> str:
         """The signature of ``node`` under a parent signed ``prefix``, kept in :attr:`by_element`."""
-        signature = self.by_element[node] = _signature(self.steps, prefix, node.tag, node)
+        tag = node.tag
+        assert isinstance(tag, str)  # an ancestor of an element is an element, never a comment or a PI
+        signature = self.by_element[node] = _signature(self.steps, prefix, tag, node)
         return signature
 
     def blocks(self, root: lxml.etree._Element) -> dict[lxml.etree._Element, str]:
@@ -123,9 +125,11 @@ class _Signer:
             if tag not in tags:  # (a comment's tag is a function: not in it either)
                 continue
             parent = node.getparent()
-            prefix = signed(parent)
-            if prefix is None:
-                prefix = "" if parent is None else self._sign_ancestors(parent)
+            if parent is None:
+                prefix = ""
+            else:
+                found = signed(parent)
+                prefix = self._sign_ancestors(parent) if found is None else found
             by_block[node] = _signature(steps, prefix, tag, node)
         return by_block
 

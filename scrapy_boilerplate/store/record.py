@@ -47,13 +47,19 @@ class Baseline:
         """Parse and validate :meth:`to_json` output."""
         if not isinstance(data, dict):
             raise StoreFormatError("baseline is not an object")
-        removed, unseen, signatures = data.get("removed_share"), data.get("unseen_share"), data.get("signatures")
-        for name, value in (("removed_share", removed), ("unseen_share", unseen)):
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= value <= 1.0:
-                raise StoreFormatError(f"baseline {name} must be a share in [0, 1], got {value!r}")
+        removed, unseen = _share(data, "removed_share"), _share(data, "unseen_share")
+        signatures = data.get("signatures")
         if not isinstance(signatures, list) or not all(isinstance(s, str) for s in signatures):
             raise StoreFormatError("baseline signatures must be a list of strings")
-        return cls(float(removed), float(unseen), frozenset(signatures))
+        return cls(removed, unseen, frozenset(signatures))
+
+
+def _share(data: dict[str, Any], name: str) -> float:
+    """``data[name]``, checked to be a share in [0, 1]."""
+    value = data.get(name)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.0 <= value <= 1.0:
+        raise StoreFormatError(f"baseline {name} must be a share in [0, 1], got {value!r}")
+    return float(value)
 
 
 def worker_id() -> str:

@@ -13,7 +13,7 @@ A put or delete changes all of them in one MULTI/EXEC transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -136,7 +136,7 @@ class RedisStore(ModelStore):
         )
         return int(value) if value is not None else 0
 
-    def revisions(self, spider: str, domains: list[str]) -> dict[str, object]:
+    def revisions(self, spider: str, domains: Sequence[str]) -> dict[str, object]:
         """Revisions of several domains in one ``HMGET``."""
         if not domains:
             return {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy_boilerplate.store.base import StoreError
 from scrapy_boilerplate.store.coordination import Coordinator, FitLock, SampleOffer, SampleState
@@ -23,6 +23,8 @@ from scrapy_boilerplate.store.redis_backend import DEFAULT_PREFIX, key, redis_er
 
 if TYPE_CHECKING:
     import redis
+    from redis.commands.core import Script
+    from redis.typing import EncodableT
 
 _OFFER = """
 local n = tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
@@ -89,7 +91,8 @@ class RedisCoordinator(Coordinator):
     def _keys(self, spider: str, domain: str) -> list[str]:
         return [key(self.prefix, kind, spider, domain) for kind in ("sample", "pages", "urls")]
 
-    def _run(self, what: str, script, keys: list[str], args: list, step: str = "sample") -> object:
+    # Any: a Lua script's reply is what that script returns (here a list of integers or an integer).
+    def _run(self, what: str, script: Script, keys: list[str], args: list[EncodableT], step: str = "sample") -> Any:
         try:
             return script(keys=keys, args=args)
         except redis_errors() as exc:
