@@ -1,8 +1,9 @@
-"""Shared fixtures: synthetic multi-page sites written to disk."""
+"""Shared fixtures: synthetic multi-page sites written to disk, a Redis server, scrapy-redis crawl settings."""
 
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,32 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory):
 
     with running_redis(REDIS_TEST_PORT, tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+@pytest.fixture
+def redis_crawl(redis_url):
+    """Settings for workers of one scrapy-redis crawl on the test server; its keys are removed after."""
+    pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (it is in the test extra)")
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex}"
+    yield {
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_PERSIST": True,  # a worker that finishes first must not flush the shared queue
+        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
+        "REDIS_URL": redis_url,
+        "BOILERPLATE_STORE": "redis",
+        "BOILERPLATE_STORE_PREFIX": prefix,
+        "BOILERPLATE_STORE_POLL": 0.2,
+        "BOILERPLATE_MODEL": "test_stored_blocks",
+        "BOILERPLATE_SAMPLE_SIZE": 10,
+    }
+    client = redis.Redis.from_url(redis_url)
+    for name in client.scan_iter(f"{prefix}:*"):
+        client.delete(name)
+    client.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-import uuid
 from collections import Counter
 
 import pytest
@@ -101,32 +100,6 @@ def test_an_unreachable_redis_store_never_stops_the_crawl(site, tmp_path):
     assert result.log.count("continuing without the shared model store") == 1
     assert len(result.items) == 25
     assert_cleaned_by_site_model(result.items, gold)
-
-
-@pytest.fixture
-def redis_crawl(redis_url):
-    """Settings for workers of one scrapy-redis crawl on the test server; its keys are removed after."""
-    pytest.importorskip("scrapy_redis", reason="scrapy-redis is not installed (it is in the test extra)")
-    import redis
-
-    prefix = f"test-{uuid.uuid4().hex}"
-    yield {
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
-        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
-        "SCHEDULER_PERSIST": True,  # a worker that finishes first must not flush the shared queue
-        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
-        "REDIS_URL": redis_url,
-        "BOILERPLATE_STORE": "redis",
-        "BOILERPLATE_STORE_PREFIX": prefix,
-        "BOILERPLATE_STORE_POLL": 0.2,
-        "BOILERPLATE_MODEL": MODEL,
-        "BOILERPLATE_SAMPLE_SIZE": 10,
-    }
-    client = redis.Redis.from_url(redis_url)
-    for name in client.scan_iter(f"{prefix}:*"):
-        client.delete(name)
-    client.close()
 
 
 def test_workers_share_one_sample_and_one_fit_and_lose_or_repeat_nothing(site, tmp_path, redis_crawl):

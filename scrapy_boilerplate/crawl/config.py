@@ -85,6 +85,9 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_STORE_POLL": SettingDoc(
         1.0, "Seconds between checks of a shared (Redis) store for other workers' samples and models."
     ),
+    "BOILERPLATE_WORKER_TIMEOUT": SettingDoc(
+        10.0, "Seconds without a worker's heartbeat before another worker takes over its waiting items (Redis store)."
+    ),
     "BOILERPLATE_DRIFT_ENABLED": SettingDoc(True, "Watch each domain for template changes and re-fit its model."),
     "BOILERPLATE_DRIFT_WINDOW": SettingDoc(20, "Measured pages per domain compared with the fit-time baseline."),
     "BOILERPLATE_DRIFT_TOLERANCE": SettingDoc(
@@ -122,6 +125,7 @@ class BoilerplateConfig:
     store_prefix: str = "boilerplate"
     fit_lock_ttl: float = 120.0
     store_poll: float = 1.0
+    worker_timeout: float = 10.0
     drift_enabled: bool = True
     drift_window: int = 20
     drift_tolerance: float = 0.25
@@ -156,6 +160,7 @@ class BoilerplateConfig:
             store_prefix=_prefix(settings),
             fit_lock_ttl=_positive_float(settings, "BOILERPLATE_FIT_LOCK_TTL"),
             store_poll=_positive_float(settings, "BOILERPLATE_STORE_POLL"),
+            worker_timeout=_positive_float(settings, "BOILERPLATE_WORKER_TIMEOUT"),
             drift_enabled=_get(settings, "BOILERPLATE_DRIFT_ENABLED", settings.getbool, "True or False"),
             drift_window=_positive_int(settings, "BOILERPLATE_DRIFT_WINDOW"),
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),

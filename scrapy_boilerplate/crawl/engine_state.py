@@ -1,4 +1,5 @@
-"""The one module that reads Scrapy's private engine state, for the quiet-crawl watcher.
+"""The one module that reads Scrapy's private engine state, for the quiet-crawl watcher (and that
+hands recovered items to the scraper).
 
 Scrapy has no public way to ask "is the spider closing?" before ``spider_closed`` (which comes only
 after every item in the pipelines left, including the waiting ones), nor "is anything left but the
@@ -6,6 +7,12 @@ items in the pipelines?" (``spider_idle`` never fires while items wait).  Both a
 the engine's private ``_slot`` and ``_start``; tests/test_crawl_engine_state.py checks them on each
 supported Scrapy.  If a Scrapy renames them, both answers are "no": nothing is released early, and
 each waiting item's deadline still releases it.
+
+Items taken over from a dead worker (see :mod:`recovery`) enter the item pipelines through the
+scraper's ``start_itemproc_async`` (Scrapy 2.14+; ``start_itemproc`` before), the same call that
+the scraper makes for every item a callback or ``start()`` yields: they pass every pipeline, the
+``item_scraped`` signal and the feeds, and count in the scraper's slot, so the spider is not idle
+while they are processed.
 """
 
 from __future__ import annotations
@@ -35,3 +42,10 @@ def only_pipeline_items_left(crawler: Any, waiting: int) -> bool:
         and not scraper_slot.queue
         and scraper_slot.itemproc_size <= waiting
     )
+
+
+async def send_to_item_pipelines(crawler: Any, item: Any) -> None:
+    """Process ``item`` through the item pipelines, as the scraper does an item a callback yields."""
+    scraper = crawler.engine.scraper
+    start = getattr(scraper, "start_itemproc_async", None) or scraper.start_itemproc  # Scrapy 2.13: async
+    await start(item, response=None)

@@ -28,6 +28,7 @@ from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
+from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
 from scrapy_boilerplate.crawl.stopping import GracefulStop
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -72,6 +73,7 @@ class BoilerplateLearner:
         self.drift = DriftWatch(self)
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.poller = SharedStorePoller(self, config.store_poll)
+        self.recovery = HeldItemRecovery(self, config.worker_timeout, config.store_poll)
         self._resumed = set(self.sync.open_samples())  # partial samples kept in JOBDIR by an earlier run
         if self._resumed:
             logger.info(
@@ -88,6 +90,8 @@ class BoilerplateLearner:
         learner = cls(config, crawler)
         crawler.signals.connect(learner.watcher.start, signal=signals.spider_opened)
         crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
+        crawler.signals.connect(learner.recovery.start, signal=signals.spider_opened)
+        crawler.signals.connect(learner.recovery.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_closed, signal=signals.spider_closed)
         return learner
@@ -368,6 +372,7 @@ class BoilerplateLearner:
         self.poller.stop()
         self.release_all()
         self.item_pages.clear()
+        self.recovery.stop()
         self.sync.close()
         total = self.stats.get_value(keys.CHARS_TOTAL, 0)
         if total:

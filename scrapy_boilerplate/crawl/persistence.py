@@ -75,7 +75,8 @@ class ModelSync:
             monitor,
             keep_cleaned_html=config.cleaned_html_field is not None,
         )
-        logger.info("boilerplate: models of spider %r persist in %s", spider, self.store.location)
+        self.location = self.store.location  # the configured store's, kept after going on without it
+        logger.info("boilerplate: models of spider %r persist in %s", spider, self.location)
 
     @property
     def shared(self) -> bool:
@@ -133,7 +134,7 @@ class ModelSync:
         logger.warning(
             "boilerplate: model store %s failed (%s step) while %s: %s; the crawl goes on without it there "
             "(further %s failures are only counted, in %s)",
-            self.store.location,
+            self.location,
             step,
             what,
             exc,

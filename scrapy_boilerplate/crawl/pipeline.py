@@ -13,6 +13,7 @@ from typing import Any
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem
 from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 
@@ -34,6 +35,7 @@ from scrapy_boilerplate.store.sharing import Learned
 logger = logging.getLogger(__name__)
 
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
+TAKEN_OVER = "boilerplate: another worker took this item over while it waited here; that worker exports it"
 
 # A page starts with "<" after an optional BOM and blank space (matched in place: no stripped copy).
 _MARKUP_START = re.compile("[\ufeff \t\r\n]*<")
@@ -71,6 +73,7 @@ class BoilerplatePipeline:
         self.stats = learner.stats
         self.pages = learner.item_pages
         self.report = learner.report
+        self.recovery = learner.recovery
         self.fields = ItemFields(self.config.output_fields)
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
@@ -100,7 +103,18 @@ class BoilerplatePipeline:
             )
 
     async def process_item(self, item: Any, spider: Any = None) -> Any:
-        """Clean ``item`` in place and return it; anything unusable passes on untouched."""
+        """Clean ``item`` in place and return it; anything unusable passes on untouched.
+
+        An item recorded for recovery (it waited, on a shared store) has its record removed as it
+        leaves; if another worker took the record over meanwhile, that worker exports the item and
+        it is dropped here."""
+        try:
+            return await self._process(item)
+        finally:
+            if self.recovery.has_record(item) and not await self.recovery.release(item):
+                raise DropItem(TAKEN_OVER, log_level="INFO")
+
+    async def _process(self, item: Any) -> Any:
         fields = self.fields.adapt(item)
         if fields is None:
             return item
@@ -113,7 +127,7 @@ class BoilerplatePipeline:
         if isinstance(page, str):
             return self._skip(item, page)
         domain = domain_of(page.url) if page.url else ""
-        model, reason = await self._model_for(domain, page.size)
+        model, reason = await self._model_for(domain, page, item)
         cleaned, reason = await self._cleaned(domain, page, model, reason)
         if cleaned is not None:
             rescued = self._rescued(cleaned, page, domain)
@@ -159,9 +173,11 @@ class BoilerplatePipeline:
         url = fields.get(self.config.url_field)
         return ItemPage(html, url if isinstance(url, str) else "", len(html))
 
-    async def _model_for(self, domain: str, size: int) -> tuple[SiteModel | None, FallbackReason | None]:
-        """The domain's model, waiting for it (bounded) while the domain is still sampling; without
-        one, why the fallback cleans the item."""
+    async def _model_for(
+        self, domain: str, page: ItemPage, item: Any
+    ) -> tuple[SiteModel | None, FallbackReason | None]:
+        """The domain's model, waiting for it (bounded, ``item`` recorded for recovery) while the
+        domain is still sampling; without one, why the fallback cleans the item."""
         if not domain:
             return None, FallbackReason.NO_URL
         model = self.learner.model_for(domain)
@@ -169,10 +185,11 @@ class BoilerplatePipeline:
             return model, None
         if not self.learner.should_hold(domain):
             return None, self.learner.fallback_reason(domain)
-        held = self.learner.hold.hold(domain, size)
+        held = self.learner.hold.hold(domain, page.size)
         if held is None:
             return None, FallbackReason.HOLD_FULL
         self.stats.inc_value(keys.ITEMS_HELD)
+        await self.recovery.record(item, page.url, page.html if page.response is not None else None)
         release = await maybe_deferred_to_future(held)
         self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=release.key if release else "model"))
         model = self.learner.model_for(domain) if release is None else None

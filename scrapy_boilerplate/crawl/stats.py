@@ -30,6 +30,12 @@ STORE_ERRORS = "boilerplate/store/errors"
 MODELS_SHARED = "boilerplate/models/shared"
 MODELS_REFITTED = "boilerplate/models/refitted"
 DRIFT_DETECTED = "boilerplate/drift/detected"
+RECOVERY_RECORDED = "boilerplate/recovery/recorded"  # waiting items recorded on the shared store
+RECOVERY_UNRECORDABLE = "boilerplate/recovery/unrecordable"  # waiting items JSON cannot hold
+RECOVERY_CLAIMED = "boilerplate/recovery/claimed"  # a dead worker's items taken over here
+RECOVERY_TAKEN_OVER = "boilerplate/recovery/taken_over"  # items of this worker another took over
+RECOVERY_CORRUPT = "boilerplate/recovery/corrupt"  # unreadable records, removed
+RECOVERY_VANISHED = "boilerplate/recovery/vanished"  # records the server lost (items exported here)
 
 # Every documented key pattern (the docs test compares this with docs/README).
 ALL_KEYS: tuple[str, ...] = (
@@ -59,4 +65,10 @@ ALL_KEYS: tuple[str, ...] = (
     MODELS_SHARED,
     MODELS_REFITTED,
     DRIFT_DETECTED,
+    RECOVERY_RECORDED,
+    RECOVERY_UNRECORDABLE,
+    RECOVERY_CLAIMED,
+    RECOVERY_TAKEN_OVER,
+    RECOVERY_CORRUPT,
+    RECOVERY_VANISHED,
 )

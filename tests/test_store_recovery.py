@@ -1,0 +1,129 @@
+"""Items waiting on a worker that dies come out of another worker, once (scrapy-redis, a real Redis).
+
+Each worker runs in its own process (see store_harness); they share the test Redis server through
+the scrapy-redis scheduler and dupefilter, as a scrapy-redis deployment does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from helpers.store_harness import RunningCrawl, start_crawl
+
+from scrapy_boilerplate.crawl import stats as keys
+from scrapy_boilerplate.crawl.itemrecords import decode_record
+from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site
+
+pytestmark = pytest.mark.slow  # real crawls against a Redis server
+
+MODEL = "test_stored_blocks"
+N_PAGES = 40
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """One linked synthetic site of 40 pages on a loopback port; yields (base URL, {url: page})."""
+    root = tmp_path_factory.mktemp("site")
+    pages = write_linked_site(root, "recover.example", N_PAGES, seed=11)
+    with serve_directory(root) as base:
+        yield base, {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+
+
+@pytest.fixture
+def client(redis_crawl):
+    import redis
+
+    client = redis.Redis.from_url(redis_crawl["REDIS_URL"])
+    yield client
+    client.close()
+
+
+def urls(base: str) -> list[str]:
+    return [f"{base}/article/{i}.html" for i in range(N_PAGES)]
+
+
+def held_records(client, prefix: str) -> dict[str, list[bytes]]:
+    """Every worker's held-item records: hash key -> records."""
+    return {name.decode(): client.hvals(name) for name in client.scan_iter(f"{prefix}:held:*")}
+
+
+def wait_for_records(client, prefix: str, crawl: RunningCrawl, at_least: int) -> None:
+    deadline = time.monotonic() + 60
+    while sum(map(len, held_records(client, prefix).values())) < at_least:
+        assert time.monotonic() < deadline and crawl.process.poll() is None, crawl.result().log[-3000:]
+        time.sleep(0.02)
+
+
+def exported(out: Path) -> list[dict]:
+    """The items a worker's feed holds, even if the worker was killed (a torn last line is left out)."""
+    path, items = out / "items.jsonl", []
+    for line in path.read_text().splitlines() if path.exists() else []:
+        try:
+            items.append(json.loads(line))
+        except ValueError:
+            continue
+    return items
+
+
+def test_a_killed_workers_waiting_items_come_out_of_the_other_worker_once(site, tmp_path, redis_crawl, client):
+    base, gold = site
+    prefix = redis_crawl["BOILERPLATE_STORE_PREFIX"]
+    settings = {
+        **redis_crawl,
+        "BOILERPLATE_SAMPLE_SIZE": 20,
+        "BOILERPLATE_WORKER_TIMEOUT": 2.0,
+        "CONCURRENT_REQUESTS": 1,
+        "DOWNLOAD_DELAY": 0.05,
+    }
+    doomed = start_crawl(tmp_path / "doomed", urls(base), settings, follow="^$")
+    wait_for_records(client, prefix, doomed, at_least=8)  # its items wait for a sample of 20
+    os.kill(doomed.process.pid, signal.SIGKILL)
+    doomed.process.wait()
+    recorded = [decode_record(data).item["url"] for data in sum(held_records(client, prefix).values(), [])]
+    assert len(recorded) >= 8
+    survivor = start_crawl(tmp_path / "survivor", urls(base), settings, follow="^$").result()
+    assert survivor.stats.get("finish_reason") == "finished", survivor.log[-3000:]
+    assert survivor.stats[keys.RECOVERY_CLAIMED] == len(recorded)
+    items = exported(tmp_path / "doomed") + survivor.items
+    counts = Counter(item["url"] for item in items)
+    assert set(counts.values()) == {1}  # nothing twice
+    assert set(recorded) <= {item["url"] for item in survivor.items}  # every waiting item came out
+    assert len(counts) >= N_PAGES - 4  # what was in flight in Scrapy itself (downloading, being scraped)
+    assert Counter(item["boilerplate_model"] for item in survivor.items) == {MODEL: len(survivor.items)}
+    for item in survivor.items:
+        assert gold[item["url"]].article_text.split("\n\n")[1][:80] in item["text"]
+    assert held_records(client, prefix) == {}  # every record went with its item
+
+
+def test_a_stalled_worker_whose_items_were_taken_over_drops_its_copies(site, tmp_path, redis_crawl, client):
+    prefix = redis_crawl["BOILERPLATE_STORE_PREFIX"]
+    base, _ = site
+    settings = {
+        **redis_crawl,
+        "BOILERPLATE_SAMPLE_SIZE": 20,
+        "BOILERPLATE_WORKER_TIMEOUT": 1.0,
+        "CONCURRENT_REQUESTS": 1,
+        "DOWNLOAD_DELAY": 0.05,
+    }
+    stalled = start_crawl(tmp_path / "stalled", urls(base), settings, follow="^$")
+    wait_for_records(client, prefix, stalled, at_least=5)
+    os.kill(stalled.process.pid, signal.SIGSTOP)  # alive, but silent past the timeout
+    (stalled_records,) = held_records(client, prefix)
+    other = start_crawl(tmp_path / "other", urls(base), settings, follow="^$")
+    deadline = time.monotonic() + 60
+    while stalled_records in held_records(client, prefix):  # until the other worker took them over
+        assert time.monotonic() < deadline and other.process.poll() is None
+        time.sleep(0.05)
+    os.kill(stalled.process.pid, signal.SIGCONT)
+    first, second = stalled.result(), other.result()
+    for result in (first, second):
+        assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    counts = Counter(item["url"] for item in first.items + second.items)
+    assert len(counts) == N_PAGES and set(counts.values()) == {1}
+    assert first.stats[keys.RECOVERY_TAKEN_OVER] == second.stats[keys.RECOVERY_CLAIMED] >= 5
