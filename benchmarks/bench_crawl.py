@@ -12,6 +12,7 @@ every feed has the same shape.  Each crawl runs in its own process; CPU is user 
 that process (the server's is not counted), RSS its peak.
 
 Modes: ``off`` (no cleaning), ``plugin`` (the add-on with ``--model``, default the crawl's default),
+``plugin:SPEC`` (the add-on with model SPEC, e.g. ``plugin:style_tree``: several models in one run),
 ``noop`` (the add-on with a model that does nothing: the plumbing alone), ``trafilatura``,
 ``readability``.  Cases are named in CASES.
 """
@@ -62,8 +63,17 @@ CASES: dict[str, Case] = {
 MODES = ("off", "plugin", "noop", "trafilatura", "readability")
 
 
+def is_plugin(mode: str) -> bool:
+    """True for the modes that run the add-on (``plugin``, ``plugin:SPEC``, ``noop``)."""
+    return mode == "noop" or mode.partition(":")[0] == "plugin"
+
+
+NOOP_TEXT = "the main text of this page, not looked for"
+
+
 def register_noop_model() -> None:
-    """``bench_noop``: fits nothing, cleans to empty text without parsing: the plugin's plumbing alone."""
+    """``bench_noop``: fits nothing, cleans without parsing to a fixed text of a few words (enough that
+    the empty-text rescue, which parses the page, never runs): the plugin's plumbing alone."""
     from scrapy_boilerplate.models.base import CleanedPage, SiteModel
     from scrapy_boilerplate.models.registry import register
 
@@ -74,7 +84,7 @@ def register_noop_model() -> None:
             return None
 
         def _clean(self, page: Any) -> CleanedPage:
-            return CleanedPage("", "", self.name, len(page.html), len(page.html))
+            return CleanedPage(NOOP_TEXT, "", self.name, len(page.html), len(NOOP_TEXT))
 
     register(NoopModel)
 
@@ -121,7 +131,7 @@ def child(spec_path: str) -> None:
     from scrapy.crawler import CrawlerProcess
 
     spec = json.loads(Path(spec_path).read_text())
-    mode = spec["mode"]
+    mode, _, model = spec["mode"].partition(":")
     settings: dict[str, Any] = {
         "LOG_LEVEL": "WARNING",
         "TELNETCONSOLE_ENABLED": False,
@@ -130,16 +140,18 @@ def child(spec_path: str) -> None:
         "FEEDS": {spec["feed"]: {"format": "jsonlines", "overwrite": True}},
         **spec["settings"],
     }
-    if mode in ("plugin", "noop"):
+    if is_plugin(spec["mode"]):
         if mode == "noop":
             register_noop_model()
         settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, **spec["plugin_settings"]})
         if mode == "noop":
             settings["BOILERPLATE_MODEL"] = "bench_noop"
+        elif model:
+            settings["BOILERPLATE_MODEL"] = model
     elif mode != "off":
         settings["ITEM_PIPELINES"] = {peer_pipeline(mode): 300}
     process = CrawlerProcess(settings)
-    crawler = process.create_crawler(bench_spider(spec["fronts"], html_in_item=mode not in ("off", "plugin", "noop")))
+    crawler = process.create_crawler(bench_spider(spec["fronts"], html_in_item=not (mode == "off" or is_plugin(mode))))
     process.crawl(crawler)
     process.start()
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
@@ -150,7 +162,8 @@ def crawl(
     case: Case, mode: str, fronts: list[str], proxy: str, workdir: Path, extra: dict[str, Any], script: str = __file__
 ) -> dict[str, Any]:
     """One crawl in a child process (``script --child SPEC``): wall, CPU, peak RSS, and what its feed holds."""
-    feed, stats, spec = workdir / f"items-{mode}.jsonl", workdir / f"stats-{mode}.json", workdir / "spec.json"
+    label = mode.replace(":", "-")
+    feed, stats, spec = workdir / f"items-{label}.jsonl", workdir / f"stats-{label}.json", workdir / "spec.json"
     store = tempfile.mkdtemp(prefix="models-", dir=workdir)  # every crawl fits afresh
     plugin_settings = {"BOILERPLATE_STORE": store, **case.plugin_settings, **extra}
     spec.write_text(
@@ -173,7 +186,13 @@ def crawl(
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{mode} crawl failed")
     items = [json.loads(line) for line in feed.open()]
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024, "items": items}
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss": usage.ru_maxrss / 1024,
+        "items": items,
+        "stats": json.loads(stats.read_text()),
+    }
 
 
 def site_model_shares(items: list[dict[str, Any]], pages: dict[str, int], sample_size: int) -> tuple[float, int, int]:
@@ -224,51 +243,87 @@ def main() -> None:
 
 
 def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, Any], sample_size: int) -> dict:
+    """Crawl ``case`` in every mode, ``--repeat`` rounds of alternated modes; print and return the figures."""
     with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case) as (proxy, fronts, pages):
         runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in args.modes.split(",")}
+        loads = []
         for _ in range(args.repeat):
             for mode in runs:
                 runs[mode].append(crawl(case, mode, fronts, proxy, Path(tmp), extra))
+                loads.append(os.getloadavg()[0])
     total = sum(pages.values())
     print(f"\n{name}: {len(pages)} domains, {total} pages, {case.settings}, sample size {sample_size}")
+    print(f"load average (1 min) after each crawl: {min(loads):.1f}-{max(loads):.1f}")
     print(
-        f"{'mode':12}{'wall s':>8}{'CPU s':>8}{'RSS MiB':>9}{'items':>7}{'once':>6}  site model (min share, sites >= 98%)"
+        f"{'mode':22}{'wall s':>8}{'CPU s':>8}{'RSS MiB':>9}{'items':>7}{'once':>6}  site model (min share, sites >= 98%)"
     )
     summary: dict[str, Any] = {}
     for mode, rs in runs.items():
         med = {k: statistics.median(r[k] for r in rs) for k in ("wall", "cpu", "rss")}
+        once = all(exported_once(r["items"], total) for r in rs)
         items = rs[-1]["items"]
-        counts = Counter(item["url"] for item in items)
-        once = len(counts) == total and set(counts.values()) == {1}
         line = (
-            f"{mode:12}{med['wall']:8.2f}{med['cpu']:8.2f}{med['rss']:9.0f}{len(items):7d}{'yes' if once else 'NO':>6}"
+            f"{mode:22}{med['wall']:8.2f}{med['cpu']:8.2f}{med['rss']:9.0f}{len(items):7d}{'yes' if once else 'NO':>6}"
         )
-        if mode in ("plugin", "noop"):
-            low, ok, full = site_model_shares(items, pages, sample_size)
-            line += f"  {low:.3f}, {ok} of {full}"
+        if is_plugin(mode):
+            low, ok, full = min(site_model_shares(r["items"], pages, sample_size) for r in rs)
+            line += f"  {low:.3f}, {ok} of {full}; {fallback_summary(rs[-1]['stats'])}"
             med.update(min_share=low, sites_ok=ok, sites_full=full)
         print(line)
-        summary[mode] = {**med, "items": len(items), "exactly_once": once}
+        summary[mode] = {**med, "items": len(items), "exactly_once": once, "rounds": [r_figures(r) for r in rs]}
     print_ratios(summary)
     return summary
 
 
+def exported_once(items: list[dict[str, Any]], total: int) -> bool:
+    """True when the feed has every page's item exactly once."""
+    counts = Counter(item["url"] for item in items)
+    return len(counts) == total and set(counts.values()) == {1}
+
+
+def r_figures(run: dict[str, Any]) -> dict[str, float]:
+    return {k: run[k] for k in ("wall", "cpu", "rss")}
+
+
+def fallback_summary(stats: dict[str, Any]) -> str:
+    """Fits and fallback reasons of one plugin crawl, from its Scrapy stats."""
+    prefix = "boilerplate/items/fallback/"
+    reasons = ", ".join(f"{k[len(prefix) :]} {v}" for k, v in sorted(stats.items()) if k.startswith(prefix))
+    fitted = stats.get("boilerplate/models/fitted", 0)
+    return f"fitted {fitted}, fallback: {reasons or 'none'}"
+
+
+def paired_ratio(summary: dict[str, Any], mode: str, key: str) -> float:
+    """Median over rounds of ``mode``'s figure over plugin-off's of the same round."""
+    pairs = zip(summary[mode]["rounds"], summary["off"]["rounds"], strict=True)
+    return statistics.median(m[key] / o[key] for m, o in pairs)
+
+
+def paired_extra_ratio(summary: dict[str, Any], mode: str, peer: str) -> float | None:
+    """Median over rounds of ``mode``'s extra CPU over plugin-off's, divided by ``peer``'s, same round."""
+    ratios = []
+    for m, p, o in zip(summary[mode]["rounds"], summary[peer]["rounds"], summary["off"]["rounds"], strict=True):
+        if p["cpu"] > o["cpu"]:
+            ratios.append((m["cpu"] - o["cpu"]) / (p["cpu"] - o["cpu"]))
+    return statistics.median(ratios) if ratios else None
+
+
 def print_ratios(summary: dict[str, Any]) -> None:
-    off = summary.get("off")
-    if off is None:
+    """Each mode against plugin-off, round by round (medians): CPU, wall, and the extra CPU ratio."""
+    if "off" not in summary:
         return
-    parts = []
-    for mode in ("plugin", "noop", "trafilatura", "readability"):
-        if mode in summary:
-            parts.append(
-                f"{mode} CPU x{summary[mode]['cpu'] / off['cpu']:.2f} wall x{summary[mode]['wall'] / off['wall']:.2f}"
-            )
-    if "plugin" in summary:
-        extra = summary["plugin"]["cpu"] - off["cpu"]
-        for peer in ("trafilatura", "readability"):
-            if peer in summary and summary[peer]["cpu"] > off["cpu"]:
-                parts.append(f"plugin extra CPU / {peer}'s {extra / (summary[peer]['cpu'] - off['cpu']):.2f}")
-    print("  " + "; ".join(parts))
+    for mode in summary:
+        if mode == "off":
+            continue
+        line = (
+            f"  {mode:20} CPU x{paired_ratio(summary, mode, 'cpu'):.2f} wall x{paired_ratio(summary, mode, 'wall'):.2f}"
+        )
+        if is_plugin(mode):
+            for peer in ("trafilatura", "readability"):
+                ratio = paired_extra_ratio(summary, mode, peer) if peer in summary else None
+                if ratio is not None:
+                    line += f"; extra CPU / {peer}'s {ratio:.2f}"
+        print(line)
 
 
 if __name__ == "__main__":
