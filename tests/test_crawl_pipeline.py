@@ -340,3 +340,20 @@ def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
     from scrapy_boilerplate.crawl.pipeline import skip_reason
 
     assert skip_reason(html, max_bytes=50) == reason
+
+
+@pytest.mark.parametrize("waits", [True, False])
+def test_a_response_kept_for_waiting_items_keeps_no_parsed_tree(waits):
+    from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
+
+    pipeline = make_pipeline(None if waits else fitted())
+    if waits:  # a page of the domain is in its sample: its items wait for the model
+        pipeline.learner.add_sample(DOMAIN, Page(SITE[5].html, SITE[5].url))
+    learner = pipeline.learner
+    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.should_hold)
+    response = html_response(SITE[0])
+    selector, title = response.selector, response.css("title::text").get()
+    items = list(middleware.process_spider_output(response, [{"url": SITE[0].url, "title": SITE[0].title}]))
+    assert len(items) == 1 and len(pipeline.pages) == 1
+    assert (response.selector is not selector) is waits  # dropped only while the items wait
+    assert response.css("title::text").get() == title  # parsed again on demand

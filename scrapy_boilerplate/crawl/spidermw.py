@@ -5,11 +5,17 @@ item that does not carry the HTML field is linked to its response (see :mod:`ite
 spider can yield ``{"url": response.url, "title": ...}`` and get ``text``.  Items of a request with
 ``meta["dont_clean_boilerplate"]`` are marked to pass untouched.  Items are passed on in order and
 unchanged.
+
+Once a callback has yielded everything, a response whose domain's items wait for its model is
+pinned by Scrapy until they leave the pipeline, and with it the parsel selector the spider used
+(an lxml tree of several times the page).  The middleware drops that cached selector then: the
+page's bytes and text stay, and a later ``response.css`` would parse again.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
@@ -18,6 +24,7 @@ from scrapy.http import Response, TextResponse
 
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
+from scrapy_boilerplate.crawl.domain import domain_of
 from scrapy_boilerplate.crawl.itempages import ItemPages
 
 
@@ -28,18 +35,26 @@ def _opted_out(response: Response) -> bool:
         return False
 
 
+def forget_selector(response: Response) -> None:
+    """Drop the parsel selector Scrapy caches on ``response`` (``response.selector`` makes it anew)."""
+    with contextlib.suppress(AttributeError):  # not a TextResponse, or a Scrapy without that cache
+        response._cached_selector = None  # type: ignore[attr-defined]
+
+
 class BoilerplateSpiderMiddleware:
     """Links each item without HTML to its response; marks the items of opted-out responses."""
 
-    def __init__(self, pages: ItemPages, html_field: str) -> None:
+    def __init__(self, pages: ItemPages, html_field: str, items_wait: Callable[[str], bool] | None = None) -> None:
+        """``items_wait(domain)``: True while the items of ``domain`` wait for its model."""
         self.pages = pages
         self.html_field = html_field
+        self.items_wait = items_wait or (lambda domain: False)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
         """Needs the learner extension (the add-on enables both)."""
         learner = require_learner(crawler, cls.__name__)
-        return cls(learner.item_pages, learner.config.html_field)
+        return cls(learner.item_pages, learner.config.html_field, learner.should_hold)
 
     def process_spider_output(self, response: Response, result: Iterable[Any], spider: Any = None) -> Iterable[Any]:
         """Sync callbacks."""
@@ -48,6 +63,7 @@ class BoilerplateSpiderMiddleware:
             if is_item(output):
                 note(output)
             yield output
+        self._done(response)
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Any = None
@@ -58,6 +74,12 @@ class BoilerplateSpiderMiddleware:
             if is_item(output):
                 note(output)
             yield output
+        self._done(response)
+
+    def _done(self, response: Response) -> None:
+        """The callback yielded everything: a response kept for waiting items keeps no parsed tree."""
+        if isinstance(response, TextResponse) and not _opted_out(response) and self.items_wait(domain_of(response.url)):
+            forget_selector(response)
 
     def _noter(self, response: Response) -> Any:
         """What to record for each item of ``response``."""
