@@ -115,8 +115,11 @@ def test_fits_run_one_at_a_time_in_the_order_their_samples_filled(monkeypatch):
     for domain in ("a", "b", "a", "c"):
         queue.submit(domain)
     assert log == ["start a"] and len(queue) == 3 and "c" in queue
+    finished = queue.finished()
     gates["a"].callback(None)
     assert log == ["start a", "end a", "start b"]
     gates["b"].callback(None)
+    assert not finished.called  # c is still fitting
     gates["c"].callback(None)
     assert log[-2:] == ["start c", "end c"] and len(queue) == 0 and "a" not in queue
+    assert finished.called and queue.finished().called

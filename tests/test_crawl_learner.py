@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from helpers.scrapy_compat import opened_crawler
+from twisted.internet.defer import Deferred
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.domain import domain_of
@@ -168,3 +171,64 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
     assert isinstance(lrn.sync.store, MemoryStore)  # the rest of the crawl goes on without the store
     (line,) = [r.getMessage() for r in caplog.records if "failed (lock step)" in r.getMessage()]
     assert "fitting the model of a.example" in line
+
+
+def fitted_learner(monkeypatch, tmp_path, **settings) -> tuple[BoilerplateLearner, list[Page]]:
+    """A learner whose fits run at once on this thread (no reactor), with "a.example" fitted on
+    the first 3 of its 8 pages; returns it and those 8 pages."""
+    from scrapy_boilerplate.crawl import fitting
+    from scrapy_boilerplate.crawl import learner as learner_module
+
+    monkeypatch.setattr(fitting, "deferred_from_coro", Deferred.fromCoroutine)  # no event loop needed
+    monkeypatch.setattr(learner_module, "maybe_deferred_to_future", lambda deferred: deferred)
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=3, BOILERPLATE_STORE=str(tmp_path / "models"), **settings)
+    lrn._call_later = lambda *args: None  # no reactor: the fit's pages are not cleared later
+    lrn.fit_runner._per_page = 0.0  # a known cheap fit: it runs inline, not in the pool
+    pages = [Page(page.html, page.url) for page in make_site("a.example", 8)]
+    for page in pages[:3]:
+        lrn.add_sample("a.example", page)
+    assert lrn.model_for("a.example") is not None
+    return lrn, pages
+
+
+def test_after_a_template_change_the_pipeline_fills_the_new_sample_and_the_close_says_when_it_did_not(
+    monkeypatch, tmp_path, caplog
+):
+    lrn, pages = fitted_learner(monkeypatch, tmp_path, BOILERPLATE_DRIFT_WINDOW=1)
+    state = lrn.state("a.example")
+    lrn.drift.offer_page("a.example", pages[3].url, pages[3].html)
+    assert lrn.sampling.pages("a.example") == 0  # no template change: nothing is sampled
+    lrn.drift.observe("a.example", state.learned, 0.0, 1.0)  # every word in regions the sample never showed
+    assert lrn.stats.get_value(keys.DRIFT_DETECTED) == 1 and lrn.drift.resampling("a.example")
+    for url in (pages[3].url, pages[3].url + "#comments"):  # downloaded before the change was noticed
+        lrn.drift.offer_page("a.example", url, pages[3].html)
+    assert lrn.sampling.pages("a.example") == 1 and lrn.stats.get_value(keys.SAMPLE_PAGES) == 4
+    with caplog.at_level(logging.INFO, logger="scrapy_boilerplate"):
+        assert Deferred.fromCoroutine(lrn.spider_closed()).called
+    assert "the crawl ended before a.example's new sample filled after its template changed (1 of 3 pages)" in (
+        caplog.text
+    )
+    assert keys.MODELS_REFITTED not in lrn.stats.get_stats()
+
+
+def test_a_refit_still_running_when_the_crawl_closes_is_finished_before_the_stats_close(monkeypatch, tmp_path, caplog):
+    lrn, pages = fitted_learner(monkeypatch, tmp_path, BOILERPLATE_DRIFT_WINDOW=1)
+    lrn.drift.observe("a.example", lrn.state("a.example").learned, 0.0, 1.0)
+    gate: Deferred[None] = Deferred()
+    fit = lrn.fits._fit
+
+    async def slow_fit(domain: str) -> None:
+        await gate
+        await fit(domain)
+
+    lrn.fits._fit = slow_fit
+    for page in pages[3:6]:
+        lrn.drift.offer_page("a.example", page.url, page.html)
+    assert "a.example" in lrn.fits
+    with caplog.at_level(logging.INFO, logger="scrapy_boilerplate"):
+        closed = Deferred.fromCoroutine(lrn.spider_closed())
+        assert not closed.called and "finishing 1 queued fit(s) first" in caplog.text
+        gate.callback(None)
+    assert closed.called
+    assert lrn.stats.get_value(keys.MODELS_REFITTED) == 1 and lrn.stats.get_value(keys.MODELS_FITTED) == 2
+    assert "re-fitted" in caplog.text and "new sample filled" not in caplog.text

@@ -10,9 +10,10 @@ import os
 import signal
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from helpers.store_crawl_models import HANG_ENV, StoredBlocks
+from helpers.store_crawl_models import HANG_ENV, SLOW_FIT_ENV, StoredBlocks
 from helpers.store_harness import start_crawl
 from helpers.store_support import redesign
 
@@ -147,25 +148,43 @@ def test_a_worker_killed_while_fitting_does_not_stall_the_others_past_the_lock_e
     assert_cleaned_by_site_model(result.items, gold)
 
 
-def test_a_template_change_halfway_triggers_one_refit(tmp_path):
-    root = tmp_path / "drifting"
+def redesigned_site(root: Path) -> list:
+    """70 pages of one site, redesigned from page 30 on (the written pages, with the old template)."""
     pages = write_linked_site(root, "drift.example", 70, seed=3)
-    for i in range(30, 70):  # the site is redesigned from page 30 on
+    for i in range(30, 70):
         path = root / "article" / f"{i}.html"
         path.write_text(redesign(path.read_text(encoding="utf-8")), encoding="utf-8")
-    settings = {
-        "BOILERPLATE_MODEL": MODEL,
-        "BOILERPLATE_SAMPLE_SIZE": 8,
-        "BOILERPLATE_STORE": str(tmp_path / "m"),
-        "BOILERPLATE_DRIFT_WINDOW": 6,
-        "BOILERPLATE_DRIFT_EVERY": 1,
-        "CONCURRENT_REQUESTS": 1,
-    }
+    return pages
+
+
+DRIFT_SETTINGS = {
+    "BOILERPLATE_MODEL": MODEL,
+    "BOILERPLATE_SAMPLE_SIZE": 8,
+    "BOILERPLATE_DRIFT_WINDOW": 6,
+    "BOILERPLATE_DRIFT_EVERY": 1,
+    "CONCURRENT_REQUESTS": 1,
+}
+
+
+@pytest.mark.parametrize("stalled", [False, True], ids=["in_step", "pipeline_stalled_at_the_change"])
+def test_a_template_change_halfway_triggers_one_refit(tmp_path, stalled):
+    """Stalled: a pipeline ahead of the plugin's holds the items from page 29 on for 3 s while the
+    crawl downloads on, so the redesigned pages pass the sampling middleware long before the change
+    is noticed; the new sample is filled from them as they reach the plugin's pipeline."""
+    root = tmp_path / "drifting"
+    pages = redesigned_site(root)
+    settings = {**DRIFT_SETTINGS, "BOILERPLATE_STORE": str(tmp_path / "m")}
+    if stalled:
+        settings |= {
+            "ITEM_PIPELINES": {"helpers.stalling_pipeline.StallingPipeline": 100},
+            "TEST_STALL_URL": "/article/29.html",
+            "TEST_STALL_SECONDS": 3.0,
+        }
     with serve_directory(root) as base:
         result = start_crawl(tmp_path / "out", urls(base, 70), settings, follow="^$").result()
     assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
-    assert result.stats[keys.DRIFT_DETECTED] == 1
-    assert result.stats[keys.MODELS_REFITTED] == 1 and result.stats[keys.MODELS_FITTED] == 2
+    assert result.stats.get(keys.DRIFT_DETECTED) == 1, result.log[-6000:]
+    assert result.stats.get(keys.MODELS_REFITTED) == 1 and result.stats.get(keys.MODELS_FITTED) == 2, result.log[-6000:]
     assert result.stats[keys.SAMPLE_PAGES] == 16
     assert len(result.items) == 70 and keys.ITEMS_FALLBACK not in result.stats
     gold = {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
@@ -173,3 +192,21 @@ def test_a_template_change_halfway_triggers_one_refit(tmp_path):
     entry = DirectoryStore(tmp_path / "m").list()[0]
     assert entry.generation == 1  # the stored model is the re-fitted one
     assert "changed its template" in result.log and "re-fitted" in result.log
+
+
+def test_a_refit_still_running_when_the_crawl_ends_is_finished_and_stored(tmp_path):
+    """A slow model's fits run in the thread pool; the new sample fills within the last few pages,
+    so the crawl has no more pages when the re-fit starts: it closes after the re-fit, not before."""
+    root = tmp_path / "drifting"
+    redesigned_site(root)
+    settings = {**DRIFT_SETTINGS, "BOILERPLATE_STORE": str(tmp_path / "m")}
+    with serve_directory(root) as base:
+        crawl = start_crawl(tmp_path / "out", urls(base, 42), settings, env={SLOW_FIT_ENV: "0.5"}, follow="^$")
+        result = crawl.result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert result.stats.get(keys.DRIFT_DETECTED) == 1, result.log[-6000:]
+    assert "finishing 1 queued fit(s) first" in result.log, result.log[-6000:]
+    assert result.stats.get(keys.MODELS_REFITTED) == 1 and result.stats.get(keys.MODELS_FITTED) == 2, result.log[-6000:]
+    assert len(result.items) == 42 and keys.ITEMS_FALLBACK not in result.stats
+    entry = DirectoryStore(tmp_path / "m").list()[0]
+    assert entry.generation == 1  # the stored model is the re-fitted one

@@ -3,12 +3,19 @@
 The pipeline asks :meth:`DriftWatch.due` before cleaning; a measured page is cleaned and measured
 in one go (:func:`clean_and_measure`) and its figures go to :meth:`DriftWatch.observe`.  On drift
 the domain collects a new sample while its model keeps cleaning, and the next fit replaces it.
+
+Drift is noticed in the pipeline, but pages join a sample in the downloader middleware, when they
+are downloaded: the pages downloaded before the change was noticed (Scrapy downloads on while
+items wait in the pipelines) have already passed it.  So the pipeline offers each page of a
+re-sampling domain to the new sample too (:meth:`DriftWatch.offer_page`); a page offered twice
+counts once.
 """
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
+from urllib.parse import urldefrag
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.domain import DomainStatus
@@ -57,3 +64,32 @@ class DriftWatch:
         if drift is not None:
             self.learner.stats.inc_value(keys.DRIFT_DETECTED)
             state.drifted()
+
+    def resampling(self, domain: str) -> bool:
+        """True while ``domain`` collects a new sample after a template change."""
+        state = self.learner.domains.get(domain)
+        return state is not None and state.status is DomainStatus.RESAMPLING
+
+    def offer_page(self, domain: str, url: str, html: str) -> None:
+        """A page of ``domain`` reached the pipeline: while the domain re-samples, it joins the new
+        sample unless the sampling middleware already offered it (see the module docstring).  The
+        URL's fragment is dropped: a listing page's entries share their page."""
+        if not self.resampling(domain):
+            return
+        state = self.learner.domains[domain]
+        url = urldefrag(url)[0]
+        if url not in state.urls:
+            self.learner.add_sample(domain, Page(html, url))
+
+    def report_unfinished(self) -> None:
+        """At the crawl's end, say which domains changed template but never filled their new sample."""
+        for domain, state in self.learner.domains.items():
+            if state.status is DomainStatus.RESAMPLING:
+                logger.info(
+                    "boilerplate: the crawl ended before %s's new sample filled after its template changed "
+                    "(%d of %d pages): its items were cleaned by the model fitted before the change, and "
+                    "this crawl stores no newer one",
+                    domain,
+                    self.learner.sampling.pages(domain),
+                    self.learner.config.sample_size,
+                )

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from scrapy.utils.defer import deferred_from_coro
+from twisted.internet.defer import Deferred, succeed
 
 from scrapy_boilerplate.crawl.cleaner import timed_call
 from scrapy_boilerplate.crawl.persistence import ModelSync
@@ -46,6 +47,7 @@ class FitQueue:
         self._queue: deque[str] = deque()
         self._running: str | None = None
         self._pending: set[Any] = set()  # the running fit's Deferred, kept referenced
+        self._waiters: list[Deferred[None]] = []  # fired once no fit is queued or running
 
     def __contains__(self, domain: str) -> bool:
         """True while ``domain``'s fit is queued or running."""
@@ -61,8 +63,21 @@ class FitQueue:
         self._queue.append(domain)
         self._start_next()
 
+    def finished(self) -> Deferred[None]:
+        """A Deferred fired once no fit is queued or running (at once when none is)."""
+        if not len(self):
+            return succeed(None)
+        waiter: Deferred[None] = Deferred()
+        self._waiters.append(waiter)
+        return waiter
+
     def _start_next(self) -> None:
-        if self._running is not None or not self._queue:
+        if self._running is not None:
+            return
+        if not self._queue:
+            waiters, self._waiters = self._waiters, []
+            for waiter in waiters:
+                waiter.callback(None)
             return
         self._running = self._queue.popleft()
         fit = deferred_from_coro(self._run(self._running))

@@ -15,6 +15,7 @@ from typing import Any
 
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.utils.defer import maybe_deferred_to_future
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
@@ -366,10 +367,19 @@ class BoilerplateLearner:
                 self.sampling.done(domain)
                 self._domain_falls_back(domain, state, FallbackReason.SAMPLE_NOT_FILLED)
 
-    def spider_closed(self) -> None:
-        """Stop watching and polling, release anything left, record the share of text removed, sum up."""
+    async def spider_closed(self) -> None:
+        """Stop watching and polling, finish the fits still queued (a re-fit after a template change
+        near the end: its model is stored for the next crawl), release anything left, record the
+        share of text removed, sum up.  Scrapy closes its stats once this returns."""
         self.watcher.stop()
         self.poller.stop()
+        if len(self.fits):
+            logger.info(
+                "boilerplate: the crawl is closing; finishing %d queued fit(s) first so their models are stored",
+                len(self.fits),
+            )
+            await maybe_deferred_to_future(self.fits.finished())
+        self.drift.report_unfinished()
         self.release_all()
         self.item_pages.clear()
         self.recovery.stop()

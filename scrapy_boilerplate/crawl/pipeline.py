@@ -26,6 +26,7 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_by, unwritable_item_classes
 from scrapy_boilerplate.crawl.itempages import OPTED_OUT
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
+from scrapy_boilerplate.crawl.middleware import sample_skip_reason
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
@@ -129,6 +130,8 @@ class BoilerplatePipeline:
         domain = domain_of(page.url) if page.url else ""
         model, reason = await self._model_for(domain, page, item)
         cleaned, reason = await self._cleaned(domain, page, model, reason)
+        if model is not None and self.learner.drift.resampling(domain):
+            self._offer_to_new_sample(domain, page)
         if cleaned is not None:
             rescued = self._rescued(cleaned, page, domain)
             self._write(fields, rescued or cleaned, domain, reason, rescued is not None)
@@ -152,6 +155,11 @@ class BoilerplatePipeline:
                     len(rescued.text),
                 )
         return rescued
+
+    def _offer_to_new_sample(self, domain: str, page: ItemPage) -> None:
+        """A page of a domain that may be re-sampling after a template change (see :mod:`drift`)."""
+        if page.response is None or sample_skip_reason(page.response, self.config.max_page_bytes) is None:
+            self.learner.drift.offer_page(domain, page.url, page.html)
 
     def _page_of(self, fields: ItemAdapter, response: Response | None) -> ItemPage | str:
         """The page that cleans the item, or why there is none (a skip reason)."""

@@ -15,10 +15,14 @@ from scrapy_boilerplate.page import Page
 
 # In a process with this variable set, fitting writes that file and then hangs (to be killed).
 HANG_ENV = "BOILERPLATE_TEST_HANG_FIT"
+# In a process with this variable set, each fit first spends that many seconds of CPU: the crawl
+# then runs its fits in the thread pool, as it does a slow model's.
+SLOW_FIT_ENV = "BOILERPLATE_TEST_FIT_CPU_SECONDS"
 
 
 class StoredBlocks(CommonBlocks):
-    """:class:`CommonBlocks` whose state (the set of template texts) persists, and can hang in fit."""
+    """:class:`CommonBlocks` whose state (the set of template texts) persists, and can hang in fit
+    or be slow to fit."""
 
     name = "test_stored_blocks"
 
@@ -27,6 +31,9 @@ class StoredBlocks(CommonBlocks):
         if marker:
             Path(marker).write_text(str(os.getpid()))
             time.sleep(600)
+        busy_until = time.thread_time() + float(os.environ.get(SLOW_FIT_ENV, "0"))
+        while time.thread_time() < busy_until:
+            pass
         super()._fit(pages)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
