@@ -8,22 +8,18 @@ from __future__ import annotations
 
 import abc
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from scrapy_boilerplate.models.errors import ModelFormatError, NotFittedError
 from scrapy_boilerplate.models.registry import registry
 from scrapy_boilerplate.models.serialization import dump_model, load_model
 from scrapy_boilerplate.page import Page
 
-if TYPE_CHECKING:
-    import array
-
-    import numpy as np
-
 ModelT = TypeVar("ModelT", bound="SiteModel")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -38,8 +34,12 @@ class Decision:
 
 Decisions = tuple[Decision, ...]
 
+# A model's named state arrays: numpy arrays, or ``array.array`` where its ``numpy_state`` is False.
+# Any, so that each model declares the one kind it saves and the loader gives it back.
+StateArrays = dict[str, Any]
 
-class _Deferred:
+
+class _Deferred(Generic[T]):
     """A field of :class:`CleanedPage` given as a value or as a function making it, called on first read.
 
     A crawl reads neither the cleaned HTML (unless BOILERPLATE_CLEANED_HTML_FIELD is set) nor the
@@ -47,11 +47,15 @@ class _Deferred:
     serialising its output and naming every region on every clean; what they return is kept.
     """
 
-    def __init__(self, slot: str, default: Any = None) -> None:
+    def __init__(self, slot: str, default: T | None = None) -> None:
         self.slot = slot  # where the instance keeps the value or the function
         self.default = default  # what the dataclass __init__ stores when the field was not given
 
-    def __get__(self, page: CleanedPage | None, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, page: None, owner: type | None = None) -> _Deferred[T]: ...
+    @overload
+    def __get__(self, page: CleanedPage, owner: type | None = None) -> T: ...
+    def __get__(self, page: CleanedPage | None, owner: type | None = None) -> T | _Deferred[T]:
         if page is None:
             return self  # read off the class: the field's default
         value = page.__dict__[self.slot]
@@ -59,10 +63,11 @@ class _Deferred:
             value = page.__dict__[self.slot] = value()
         return value
 
-    def __set__(self, page: CleanedPage, value: Any) -> None:
+    def __set__(self, page: CleanedPage, value: T | Callable[[], T]) -> None:
         # only the dataclass __init__ gets here (the class is frozen); it passes this very object
         # when the field was not given, as it is the field's default
-        page.__dict__[self.slot] = self.default if value is self else value
+        default = self.default
+        page.__dict__[self.slot] = default if value is self else value
 
     def __repr__(self) -> str:
         return repr(self.default)  # the default as signatures show it
@@ -85,7 +90,20 @@ class CleanedPage:
     total_chars: int
     kept_chars: int
     score: float | None = None
-    decisions: Decisions = field(default=_Deferred("_decisions", ()), repr=False)  # type: ignore[assignment]
+    decisions: _Deferred[Decisions] = field(default=_Deferred("_decisions", ()), repr=False)
+
+    if TYPE_CHECKING:  # the dataclass __init__, with the functions ``html`` and ``decisions`` may be given as
+
+        def __init__(
+            self,
+            text: str,
+            html: str | Callable[[], str],
+            model: str,
+            total_chars: int,
+            kept_chars: int,
+            score: float | None = None,
+            decisions: Decisions | Callable[[], Decisions] = (),
+        ) -> None: ...
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied with every deferred field made (a function of a clean may not pickle)."""
@@ -102,7 +120,8 @@ class CleanedPage:
         return self.removed_chars / self.total_chars if self.total_chars else 0.0
 
 
-# ``html`` has no default, so its descriptor is set on the class after the dataclass took its fields.
+# ``html`` has no default, so its descriptor is set on the class after the dataclass took its fields
+# (declared ``str``, what reading it gives: mypy sees a descriptor only in a field with a default).
 CleanedPage.html = _Deferred("_html")  # type: ignore[assignment]
 
 
@@ -163,11 +182,11 @@ class SiteModel(abc.ABC):
     def _clean(self, page: Page) -> CleanedPage:
         """Clean one page with the fitted state."""
 
-    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray | array.array]]:
+    def _get_state(self) -> tuple[dict[str, Any], StateArrays]:
         """Learned state as (JSON-able dict, named numeric arrays).  Stateless models keep the default."""
         return {}, {}
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray | array.array]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: StateArrays) -> None:
         """Restore what :meth:`_get_state` returned (arrays as numpy arrays, or ``array.array`` when
         ``numpy_state`` is False); raise ``ModelFormatError`` on bad input."""
         if state or arrays:

@@ -9,10 +9,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
+from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError
 from scrapy_boilerplate.page import Page
@@ -70,7 +70,7 @@ class BlockVerdict:
 
 def _block_html(block: Block) -> str:
     if block.leaf:
-        return lxml.html.tostring(block.element, encoding="unicode", with_tail=False)
+        return outer_html(block.element)
     return f"<p>{html_lib.escape(block.text)}</p>"
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import lxml.etree
 import numpy as np
@@ -109,14 +110,16 @@ def _features(block: Block) -> tuple[dict[str, int], dict[str, int]]:
     for line in text_lines(block.text):
         key = "l\x1f" + line
         texts[key] = texts.get(key, 0) + 1
+    # a block and the elements in it (never comments or PIs): every tag is a name
     if not block.leaf or len(element) == 0:
-        tags = {element.tag: 1}
+        tags = {cast(str, element.tag): 1}
         elements: Iterable[lxml.etree._Element] = (element,)
     else:
         tags = {}
         elements = list(element.iter(lxml.etree.Element))
         for el in elements:
-            tags[el.tag] = tags.get(el.tag, 0) + 1
+            tag = cast(str, el.tag)
+            tags[tag] = tags.get(tag, 0) + 1
     for el in elements:
         for name in _ATTRIBUTES:
             value = el.get(name)
@@ -128,7 +131,11 @@ def _features(block: Block) -> tuple[dict[str, int], dict[str, int]]:
 
 def block_vectors(blocks: Sequence[Block]) -> BlockVectors:
     """Vectors of ``blocks`` (one page)."""
-    tag_list, names, owners, weights, norms = [], [], [], [], []
+    tag_list: list[dict[str, int]] = []
+    names: list[str] = []
+    owners: list[int] = []
+    weights: list[int] = []
+    norms: list[float] = []
     lines: dict[str, int] = {}
     for number, block in enumerate(blocks):
         tags, texts = _features(block)

@@ -14,9 +14,8 @@ import html as html_lib
 from functools import partial
 from typing import Any
 
-import lxml.html
-
 from scrapy_boilerplate.html import Block
+from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.fusion.explain import decisions
 from scrapy_boilerplate.models.fusion.features import feature_matrix
@@ -31,7 +30,7 @@ BLOCK_SEPARATOR = "\n\n"
 
 def _block_html(block: Block) -> str:
     if block.leaf:
-        return lxml.html.tostring(block.element, encoding="unicode", with_tail=False)
+        return outer_html(block.element)
     return f"<p>{html_lib.escape(block.text)}</p>"
 
 

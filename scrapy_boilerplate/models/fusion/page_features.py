@@ -14,6 +14,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from typing import cast
 
 import lxml.etree
 import numpy as np
@@ -305,7 +306,7 @@ def _own_cues(
     n_tags = [_count_elements(block.element) if block.leaf else 1 for block in blocks]
     column[_INDEX["tags_per_word"]] = np.array(n_tags) / (words + 1)
     column[_INDEX["leaf"]] = [block.leaf for block in blocks]
-    tags = [block.element.tag for block in blocks]
+    tags = cast("list[str]", [block.element.tag for block in blocks])  # blocks are elements, never comments or PIs
     for name in BLOCK_TAG_FEATURES:
         column[_INDEX[f"tag_{name}"]] = [tag == name for tag in tags]
     column[_INDEX["heading"]] = [HEADING_LEVELS.get(tag, 0) for tag in tags]

@@ -112,7 +112,7 @@ def region_cues(blocks: Sequence[Block], region: Region) -> np.ndarray:
         ratio = _p_of(lengths.get(element), page_valid) / best if best > 0 else 0.0
         parent = element.getparent()
         above = lengths.get(parent) if parent is not None else None
-        if above is None:
+        if parent is None or above is None:
             out.append((_inside(element, region.region, inside), ratio, nan, nan, nan))
             continue
         grand = parent.getparent()

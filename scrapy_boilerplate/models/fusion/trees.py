@@ -41,7 +41,7 @@ class TreeEnsemble:
     def from_json(cls, data: Any, n_features: int) -> TreeEnsemble:
         """Trees from their JSON form (:meth:`to_json`), checked against ``n_features`` columns."""
         try:
-            arrays = {
+            arrays: dict[str, np.ndarray] = {
                 "feature": np.asarray(data["feature"], dtype=np.int32),
                 "threshold": np.asarray(data["threshold"], dtype=np.float64),
                 "nan_left": np.asarray(data["nan_left"], dtype=bool),

@@ -33,12 +33,14 @@ def _outside_siblings(region: Element) -> Iterator[Element]:
 
 
 def _kept(result: PValueResult, region: Element, chars: int, refinement: Refinement | None) -> Decision:
+    best = result.element
+    assert best is not None  # a page is explained only when it has a max-P element
     getpath = element_path_finder(result.tree)
-    best_path = getpath(result.element)
+    best_path = getpath(best)
     if refinement is None:
         return Decision(best_path, True, chars, f"main text: max P = {result.p:.3f}")
     reason = f"main text: max P = {result.p:.3f}"
-    if region is not result.element:
+    if region is not best:
         reason += f" at {best_path}, widened to the enclosing region (its siblings hold article text too)"
     return Decision(refinement.path, True, chars, reason)
 

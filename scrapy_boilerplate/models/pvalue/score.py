@@ -8,6 +8,7 @@ score was computed from is kept in :class:`PValueResult`, so the decisions can b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import lxml.etree
 
@@ -77,7 +78,7 @@ def strip_non_text(tree: lxml.etree._Element) -> list[Stripped]:
         if not any(ancestor in doomed_set for ancestor in el.iterancestors()):
             chars = len(to_text(el))
             if chars:
-                stripped.append(Stripped(getpath(el), el.tag, chars))
+                stripped.append(Stripped(getpath(el), cast(str, el.tag), chars))  # one of PAPER_REMOVED_TAGS
     for el in doomed:
         if el.getparent() is not None:
             remove_keeping_tail(el)

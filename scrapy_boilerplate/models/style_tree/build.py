@@ -17,6 +17,7 @@ import re
 from collections import _count_elements  # type: ignore[attr-defined]  # (what Counter.update calls)
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import lxml.etree
 
@@ -47,9 +48,10 @@ def _key_part(name: str, value: str) -> str:
 def element_key(el: Element, attributes: tuple[str, ...] = DISPLAY_ATTRIBUTES) -> str:
     """``tag[attr=value...]`` with digit runs folded, so ``post-12`` and ``post-13`` are one style."""
     items = el.items()  # one call for all attributes: cheaper than a ``get`` per display attribute
+    tag = cast(str, el.tag)  # keys are made of elements, never of comments or PIs
     if not items:
-        return el.tag
-    return _key_of(el.tag, tuple(items), attributes)
+        return tag
+    return _key_of(tag, tuple(items), attributes)
 
 
 @functools.lru_cache(maxsize=16384)  # memoised: a site repeats its tags with the same attributes
@@ -132,9 +134,10 @@ def _shifted(words: list[str], n: int) -> Iterable[tuple[str, ...]]:
 
 def text_features(text: str, shingle: int = 1) -> dict[str, int]:
     """Counts of the words of ``text`` (or of its runs of ``shingle`` words), in first-seen order."""
-    words: Iterable[str] = tokenize(text)
-    if shingle > 1 and len(words) >= shingle:  # type: ignore[arg-type]
-        words = map(" ".join, _shifted(words, shingle))  # type: ignore[arg-type]
+    tokens = tokenize(text)
+    words: Iterable[str] = tokens
+    if shingle > 1 and len(tokens) >= shingle:
+        words = map(" ".join, _shifted(tokens, shingle))
     # A plain dict counted by the C helper behind Counter.update: the same counts in the same
     # order, without Counter's construction and type checks (this runs for every leaf of a page).
     features: dict[str, int] = {}
@@ -145,7 +148,7 @@ def text_features(text: str, shingle: int = 1) -> dict[str, int]:
 def _add_media(features: dict[str, int], media: list[Element]) -> None:
     """Count the image sources (``img:``) and link targets (``a:``) of ``media`` into ``features``."""
     for node in media:
-        tag = node.tag
+        tag = cast(str, node.tag)  # "img" or "a"
         target = node.get("src") if tag == "img" else node.get("href")
         if target:
             key = f"{tag}:{target.strip()}"

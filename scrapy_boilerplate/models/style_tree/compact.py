@@ -114,12 +114,12 @@ def to_state(root: CompactNode) -> tuple[dict[str, Any], dict[str, array]]:
             parent[index[id(child)]] = index[id(n)]
     key_table = sorted({n.key for n in nodes})
     key_index = {k: i for i, k in enumerate(key_table)}
-    state = {
+    state: dict[str, Any] = {
         "keys": key_table,
         "styles": [[index[id(n)], list(ids)] for n in nodes for ids in n.styles.values()],
         "local_noise": {str(index[id(n)]): sorted(n.local_noise) for n in nodes if n.local_noise},
     }
-    arrays = {
+    arrays: dict[str, array] = {
         "parent": parent,
         "key": array("i", [key_index[n.key] for n in nodes]),
         "status": array("B", [n.status for n in nodes]),
@@ -143,14 +143,16 @@ def from_state(state: dict[str, Any], arrays: dict[str, Any]) -> CompactNode:
         "array shapes differ",
     )
     keys = state.get("keys")
-    _check(isinstance(keys, list) and all(isinstance(k, str) for k in keys), "bad key table")
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise ModelFormatError("style_tree state: bad key table")
     _check(all(0 <= k < len(keys) for k in key) and all(0 <= s <= MIXED for s in status), "index out of range")
     _check(parent[0] == -1 and all(0 <= parent[i] < i for i in range(1, n)), "bad parents")
     nodes = [CompactNode(keys[int(key[i])], int(status[i]), float(imp[i])) for i in range(n)]
     for i in range(1, n):
         nodes[int(parent[i])].children.append(nodes[i])
     styles, noise = state.get("styles"), state.get("local_noise")
-    _check(isinstance(styles, list) and isinstance(noise, dict), "bad styles or local noise")
+    if not isinstance(styles, list) or not isinstance(noise, dict):
+        raise ModelFormatError("style_tree state: bad styles or local noise")
     try:
         for owner, ids in styles:
             children = nodes[int(owner)].children

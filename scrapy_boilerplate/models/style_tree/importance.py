@@ -99,8 +99,8 @@ def leaf_importance(node: ElementNode, entropies: EntropyCache | None = None) ->
         # Every feature is on all m pages with its one count: the entropies of the general case.
         return _importance(len(first), m, entropies, lambda of: sum([of((count,) * m, m) for count in first.values()]))
     spread: dict[str, int] = {}  # feature -> pages that have it, in first-seen order
-    for features in per_page:
-        _count_elements(spread, features)
+    for page_features in per_page:
+        _count_elements(spread, page_features)
     # A feature seen on one page only has entropy exactly 0: leaving it out of the sum changes
     # no bit of the total (most features of prose are such), and it still counts in the mean.
     return _importance(

@@ -281,7 +281,7 @@ class StyleTreeModel(SiteModel):
             decided += [(el, True, _chars(removal, el), "title/byline just above the main text") for el in main.title]
         output = _copy_without(main.main, removal, spared, share=not main.title)
         if main.title:
-            wrapper = lxml.html.Element("div")
+            wrapper: lxml.etree._Element = lxml.html.Element("div")
             for el in [*(_copy_without(t, removal) for t in main.title), output]:
                 wrapper.append(el)
             output = wrapper

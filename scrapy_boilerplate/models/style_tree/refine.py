@@ -231,7 +231,7 @@ def comment_thread(best: Element, body: Element, lengths: dict[Element, Lengths]
     """The outermost ancestor of ``best`` named like a comment thread, when taking it away still
     leaves a real share of the page's text (comments can outweigh the article they follow)."""
     thread = None
-    el = best
+    el: Element | None = best
     while el is not None and el is not body:  # (climbing by getparent: no list of the ancestors)
         names = f"{el.get('class') or ''} {el.get('id') or ''}".lower()  # (no generator to join)
         if COMMENT_RE.search(names):
@@ -347,9 +347,10 @@ def title_above(region: Element, body: Element, removal: Removal) -> list[Elemen
             collected.append(sibling)
             if sibling.tag in TITLE_TAGS or next(sibling.iter(*TITLE_TAGS), None) is not None:
                 return collected[::-1]
-        current = current.getparent()
-        if current is None or current is body:
+        parent = current.getparent()
+        if parent is None or parent is body:
             return []
+        current = parent
     return []
 
 

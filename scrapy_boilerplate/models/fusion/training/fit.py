@@ -49,11 +49,11 @@ def select_vocabulary(rows: Sequence[PageRows], size: int = MAX_VOCABULARY) -> l
     sites_of: dict[str, set[str]] = defaultdict(set)
     total = positive = 0.0
     for page in rows:
-        for words, label, tokens in zip(page.roles, page.labels.tolist(), page.tokens.tolist(), strict=True):
+        for roles, label, tokens in zip(page.roles, page.labels.tolist(), page.tokens.tolist(), strict=True):
             weight = float(tokens)
             total += weight
             positive += weight * label
-            for word in words:
+            for word in roles:
                 weight_of[word] += weight
                 positive_of[word] += weight * label
                 sites_of[word].add(page.site)
