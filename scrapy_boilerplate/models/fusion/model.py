@@ -17,6 +17,7 @@ from typing import Any
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.fusion.decide import page_threshold
 from scrapy_boilerplate.models.fusion.explain import decisions
 from scrapy_boilerplate.models.fusion.features import feature_matrix
 from scrapy_boilerplate.models.fusion.page_features import page_blocks
@@ -89,6 +90,7 @@ class FusionModel(SiteModel):
         weights = self.fitted_weights
         threshold = weights.threshold if self.threshold is None else self.threshold
         blocks, matrix, probability = self.probabilities(page)
+        threshold = page_threshold(probability, matrix, threshold)
         keep = (probability >= threshold).tolist()
         kept = [block for block, k in zip(blocks, keep, strict=True) if k]
         text = BLOCK_SEPARATOR.join(block.text for block in kept)
