@@ -125,15 +125,15 @@ def test_three_interleaved_sites_each_get_their_own_model(sites, tmp_path):
     assert result.log.count(f"fitted {SITE_MODEL} for") == 2
 
 
-def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
+def test_items_whose_domain_stalls_past_the_deadline_go_on_with_the_fallback(sites, tmp_path):
     result = run_crawl(
         tmp_path,
         [sites["mid"] + SEED_PATH],
         settings={
             "BOILERPLATE_MODEL": SITE_MODEL,
-            "BOILERPLATE_SAMPLE_SIZE": 20,
-            "BOILERPLATE_HOLD_TIMEOUT": 0.2,
-            "DOWNLOAD_DELAY": 0.05,
+            "BOILERPLATE_SAMPLE_SIZE": 8,
+            "BOILERPLATE_HOLD_TIMEOUT": 0.1,
+            "DOWNLOAD_DELAY": 0.2,  # a sample page every 0.1-0.3 s
             "CONCURRENT_REQUESTS": 1,
         },
     )
@@ -141,8 +141,27 @@ def test_items_past_their_deadline_go_on_with_the_fallback(sites, tmp_path):
     assert_exactly_once(result, 40)
     models = Counter(item["boilerplate_model"] for item in result.items)
     assert models[FALLBACK] == result.stats[keys.ITEMS_RELEASED.format(reason="deadline")] >= 1
-    assert models[SITE_MODEL] >= 10  # pages after the fit (a few may wait out a slow fit)
+    assert models[SITE_MODEL] >= 20  # pages after the fit
     assert result.stats[keys.MODELS_FITTED] == 1
+
+
+def test_items_wait_past_the_timeout_while_their_domain_keeps_filling_its_sample(sites, tmp_path):
+    result = run_crawl(
+        tmp_path,
+        [sites["mid"] + SEED_PATH],
+        settings={
+            "BOILERPLATE_MODEL": SITE_MODEL,
+            "BOILERPLATE_SAMPLE_SIZE": 20,
+            "BOILERPLATE_HOLD_TIMEOUT": 1.0,
+            "DOWNLOAD_DELAY": 0.1,  # a sample page every 0.1 s: the sample of 20 takes 2 s or more
+            "RANDOMIZE_DOWNLOAD_DELAY": False,
+            "CONCURRENT_REQUESTS": 1,
+        },
+    )
+    assert result.stats.get("finish_reason") == "finished"
+    assert_exactly_once(result, 40)
+    assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] >= 19
 
 
 def test_a_failing_fit_falls_back_once_and_the_crawl_goes_on(sites, tmp_path):

@@ -65,19 +65,24 @@ def test_a_page_is_sampled_once():
 
 
 class FakeClock:
-    """callLater stand-in: records timers, fires them on demand."""
+    """callLater stand-in: records timers, fires them on demand (time moves to a timer's as it fires)."""
 
     def __init__(self):
         self.timers = []
+        self.now = 0.0
 
     def __call__(self, delay, func, *args):
-        timer = FakeTimer(func, args)
+        timer = FakeTimer(self, self.now + delay, func, args)
         self.timers.append(timer)
         return timer
 
+    def time(self):
+        return self.now
+
 
 class FakeTimer:
-    def __init__(self, func, args):
+    def __init__(self, clock, due, func, args):
+        self.clock, self.due = clock, due
         self.func, self.args, self.cancelled, self.called = func, args, False, False
 
     def active(self):
@@ -89,12 +94,13 @@ class FakeTimer:
     def fire(self):
         if self.active():
             self.called = True
+            self.clock.now = max(self.clock.now, self.due)
             self.func(*self.args)
 
 
 def test_hold_queue_caps_items_and_bytes_and_releases_each_once():
     clock = FakeClock()
-    queue = HoldQueue(max_items=3, max_bytes=10_000, timeout=5, call_later=clock)
+    queue = HoldQueue(max_items=3, max_bytes=10_000, timeout=5, call_later=clock, clock=clock.time)
     fired = []
     first = queue.hold("a", 4000)
     second = queue.hold("a", 100)  # counted as 1024 bytes, like Scrapy's scraper slot
@@ -109,6 +115,36 @@ def test_hold_queue_caps_items_and_bytes_and_releases_each_once():
     clock.timers[1].fire()  # already released: no second release
     assert fired == [FallbackReason.DEADLINE, None, None]
     assert (queue.count, queue.bytes) == (0, 0)
+
+
+def test_a_waiting_item_falls_back_only_once_its_domain_stalls_for_the_timeout():
+    clock = FakeClock()
+    queue = HoldQueue(max_items=10, max_bytes=100_000, timeout=5, call_later=clock, clock=clock.time)
+    fired = []
+    queue.hold("a", 1000).addCallback(fired.append)
+    queue.hold("b", 1000).addCallback(fired.append)
+    clock.now = 4.0
+    queue.progressed(["a", "elsewhere"])  # a new sample page of a (a domain without waiting items is ignored)
+    clock.timers[0].fire()  # a's first deadline (at 5 s): a progressed at 4 s, so it waits until 9 s
+    clock.timers[1].fire()  # b made no progress: released
+    assert fired == [FallbackReason.DEADLINE] and queue.waiting("a") == 1
+    clock.timers[-1].fire()  # the deadline that a's progress set
+    assert fired == [FallbackReason.DEADLINE] * 2 and queue.count == 0
+
+
+def test_a_new_sample_page_restarts_the_deadline_of_its_domains_waiting_items():
+    clock = FakeClock()
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=3)
+    lrn.hold = HoldQueue(10, 10_000_000, 5, clock, clock.time)
+    pages = make_site("a.example", 2)
+    lrn.add_sample("a.example", Page(pages[0].html, pages[0].url))
+    held = lrn.hold.hold("a.example", 1000)
+    clock.now = 4.0
+    lrn.add_sample("a.example", Page(pages[1].html, pages[1].url))
+    clock.timers[0].fire()
+    assert lrn.hold.waiting("a.example") == 1 and not held.called
+    clock.timers[-1].fire()  # 5 s after the last sample page
+    assert held.called and lrn.hold.waiting("a.example") == 0
 
 
 def test_the_sample_is_not_kept_once_its_items_took_their_pages(tmp_path):

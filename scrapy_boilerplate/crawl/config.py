@@ -66,7 +66,9 @@ SETTINGS: dict[str, SettingDoc] = {
         100_000_000, "Most response bytes waiting at once; the add-on raises SCRAPER_SLOT_MAX_ACTIVE_SIZE by this."
     ),
     "BOILERPLATE_HOLD_TIMEOUT": SettingDoc(
-        60.0, "Seconds an item may wait for its domain's model before the fallback cleans it."
+        60.0,
+        "Seconds an item may wait without its domain's model coming closer (a new sample page, a fit done ahead "
+        "of its own) before the fallback cleans it.",
     ),
     "BOILERPLATE_QUIET_SECONDS": SettingDoc(
         1.0, "Seconds the crawl must be quiet (only held items left) before they are released."

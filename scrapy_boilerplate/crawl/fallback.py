@@ -33,7 +33,7 @@ class FallbackReason(enum.Enum):
     )
     DEADLINE = (
         "deadline",
-        "its items waited for the site model longer than the hold allows",
+        "its items waited longer than the hold allows without its site model coming closer",
         "a longer BOILERPLATE_HOLD_TIMEOUT",
     )
     FIT_FAILED = ("fit_failed", "fitting the site model failed", "another BOILERPLATE_MODEL")

@@ -42,8 +42,10 @@ REACTOR_PARSE_MAX_CHARS = 500_000
 class FitQueue:
     """Runs ``fit(domain)`` for each submitted domain, one at a time, first submitted first."""
 
-    def __init__(self, fit: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(self, fit: Callable[[str], Awaitable[None]], moved: Callable[[list[str]], None] | None = None) -> None:
+        """``moved(domains)`` is called after each fit with the domains still queued or running."""
         self._fit = fit
+        self._moved = moved or (lambda domains: None)
         self._queue: deque[str] = deque()
         self._running: str | None = None
         self._pending: set[Any] = set()  # the running fit's Deferred, kept referenced
@@ -90,6 +92,7 @@ class FitQueue:
         finally:
             self._running = None
             self._start_next()
+            self._moved([*([self._running] if self._running else []), *self._queue])
 
 
 class FitRunner:

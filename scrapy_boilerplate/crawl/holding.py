@@ -4,9 +4,12 @@ An item waits inside the pipeline's ``process_item``; until it leaves, Scrapy's 
 counts its response (at least 1,024 bytes) towards SCRAPER_SLOT_MAX_ACTIVE_SIZE, past which the
 engine stops pulling requests.  So the hold is capped in bytes (and items), the add-on raises that
 Scrapy setting by the hold's byte cap (so waiting items never stop the crawl), and every item has a
-deadline.  Whoever owns the queue releases a domain's items when its model is ready or when it
-falls back, and every item when the crawl goes quiet or closes (``spider_idle`` never fires while
-anything waits).
+deadline: ``timeout`` seconds without its domain's model coming closer (the owner calls
+:meth:`HoldQueue.progressed` on each new sample page and each fit done ahead of the domain's own).
+Not since the item started waiting: Scrapy's default scheduler takes the domains of a broad crawl
+in turn, so each domain's sample fills over most of the crawl.  Whoever owns the queue releases a
+domain's items when its model is ready or when it falls back, and every item when the crawl goes
+quiet or closes (``spider_idle`` never fires while anything waits).
 
 A release carries ``None`` (the model is ready) or the :class:`FallbackReason` of the fallback.
 The queue is the one place where items wait: a later store of waiting items (a job directory, a
@@ -15,7 +18,8 @@ shared store) would hook :meth:`HoldQueue.hold` and :meth:`HoldQueue.release_dom
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +37,7 @@ Release = FallbackReason | None
 class _Held:
     domain: str
     size: int
+    since: float
     deferred: Deferred[Release] = field(default_factory=Deferred)
     timer: Any = None
 
@@ -40,12 +45,21 @@ class _Held:
 class HoldQueue:
     """Items waiting per domain; ``hold`` returns a Deferred fired with the :data:`Release`."""
 
-    def __init__(self, max_items: int, max_bytes: int, timeout: float, call_later: Callable[..., Any]) -> None:
+    def __init__(
+        self,
+        max_items: int,
+        max_bytes: int,
+        timeout: float,
+        call_later: Callable[..., Any],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.max_items = max_items
         self.max_bytes = max_bytes
         self.timeout = timeout
         self._call_later = call_later
+        self._clock = clock
         self._by_domain: dict[str, list[_Held]] = {}
+        self._progress: dict[str, float] = {}  # domain with waiting items -> when its model last came closer
         self.count = 0
         self.bytes = 0
 
@@ -54,12 +68,19 @@ class HoldQueue:
         size = max(size, MIN_HELD_BYTES)
         if self.count + 1 > self.max_items or self.bytes + size > self.max_bytes:
             return None
-        held = _Held(domain, size)
-        held.timer = self._call_later(self.timeout, self._release_one, held, FallbackReason.DEADLINE)
+        held = _Held(domain, size, self._clock())
+        held.timer = self._call_later(self.timeout, self._deadline, held)
         self._by_domain.setdefault(domain, []).append(held)
         self.count += 1
         self.bytes += size
         return held.deferred
+
+    def progressed(self, domains: Iterable[str]) -> None:
+        """The models of ``domains`` came closer: their waiting items' deadlines start again."""
+        now = self._clock()
+        for domain in domains:
+            if domain in self._by_domain:
+                self._progress[domain] = now
 
     def domains(self) -> list[str]:
         """Domains that have waiting items."""
@@ -80,6 +101,15 @@ class HoldQueue:
         """Release every waiting item; returns how many."""
         return sum(self.release_domain(domain, release) for domain in self.domains())
 
+    def _deadline(self, held: _Held) -> None:
+        """``held``'s timer: release it, unless its domain progressed since (then wait on from there)."""
+        last = max(held.since, self._progress.get(held.domain, held.since))
+        remaining = last + self.timeout - self._clock()
+        if remaining > 0:
+            held.timer = self._call_later(remaining, self._deadline, held)
+        else:
+            self._release_one(held, FallbackReason.DEADLINE)
+
     def _release_one(self, held: _Held, release: Release) -> None:
         waiting = self._by_domain.get(held.domain)
         if not waiting or held not in waiting:
@@ -87,6 +117,7 @@ class HoldQueue:
         waiting.remove(held)
         if not waiting:
             del self._by_domain[held.domain]
+            self._progress.pop(held.domain, None)
         self.count -= 1
         self.bytes -= held.size
         if held.timer is not None and held.timer.active():

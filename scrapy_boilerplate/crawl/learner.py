@@ -66,7 +66,7 @@ class BoilerplateLearner:
         self.item_pages = ItemPages(crawler)
         self.domains: dict[str, DomainState] = {}
         self.sampling = SamplingDomains(config.max_sampling_domains, config.sample_size)
-        self.fits = FitQueue(self._fit)
+        self.fits = FitQueue(self._fit, self.hold.progressed)  # a fit done brings the next ones closer
         self._partial: set[str] = set()  # domains whose queued fit takes the sample as it is (a stop)
         self.stop = GracefulStop(self, config.min_sample_size)
         self.sync = ModelSync(config, crawler)
@@ -141,6 +141,7 @@ class BoilerplateLearner:
             state.sampled += 1
             self.stats.inc_value(keys.SAMPLE_PAGES)
         self.sampling.fed(domain, offer.count)
+        self.hold.progressed((domain,))
         if offer.count >= self.config.sample_size:
             self._sample_complete(domain, state, fit_here=offer.accepted)
 
