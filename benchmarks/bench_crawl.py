@@ -110,14 +110,14 @@ def bench_spider(fronts: list[str], html_in_item: bool) -> type:
     class BenchSpider(scrapy.Spider):
         name = "bench"
 
-        async def start(self):  # noqa: ANN201
+        async def start(self):
             for url in fronts:
                 yield scrapy.Request(url, callback=self.parse_front, meta={"dont_clean_boilerplate": True})
 
-        def parse_front(self, response):  # noqa: ANN001, ANN201
+        def parse_front(self, response):
             yield from response.follow_all(css="a.page", callback=self.parse_page)
 
-        def parse_page(self, response):  # noqa: ANN001, ANN201
+        def parse_page(self, response):
             item = {"url": response.url, "title": response.css("title::text").get()}
             if html_in_item:
                 item["html"] = response.text

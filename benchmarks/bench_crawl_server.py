@@ -45,7 +45,7 @@ def _handler(domains: dict[str, list[Path]]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_GET(self) -> None:  # the stdlib's name
             url = urlsplit(self.path)
             pages = by_name.get(url.hostname or self.headers.get("Host", ""))
             if pages is None:
@@ -65,7 +65,7 @@ def _handler(domains: dict[str, list[Path]]) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+        def log_message(self, format: str, *args: Any) -> None:  # the stdlib's name
             return
 
     return Handler

@@ -38,11 +38,11 @@ def seeds_spider(seeds: list[str]) -> type:
     class SeedsSpider(scrapy.Spider):
         name = "bench"
 
-        async def start(self):  # noqa: ANN201
+        async def start(self):
             for url in seeds:
                 yield scrapy.Request(url)
 
-        def parse(self, response):  # noqa: ANN001, ANN201
+        def parse(self, response):
             yield {"url": response.url, "html": response.text}
 
     return SeedsSpider

@@ -48,6 +48,9 @@ def test_disabled_plugin_is_not_configured():
         ("BOILERPLATE_MODEL", "pvalue:bogus_param=1"),
         ("BOILERPLATE_FALLBACK_MODEL", "no_such_model"),
         ("BOILERPLATE_TEXT_FIELD", ""),
+        ("BOILERPLATE_TEXT_FIELD", None),  # a required field cannot be switched off
+        ("BOILERPLATE_HTML_FIELD", None),
+        ("BOILERPLATE_MODEL_FIELD", " "),  # an optional one is a name or unset
         ("BOILERPLATE_HOLD_TIMEOUT", -1),
         ("BOILERPLATE_HOLD_MAX_BYTES", 4_000_000),
         ("BOILERPLATE_MAX_PAGE_BYTES", 0),

@@ -84,7 +84,7 @@ def test_from_crawl_reads_a_store_record_with_its_metadata(tmp_path: Path):
 class _OnePage(http.server.BaseHTTPRequestHandler):
     body = SITE[2].html.encode("utf-8")
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:  # http.server's name
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(self.body)))

@@ -351,3 +351,10 @@ def test_a_reason_citing_a_sample_page_names_its_file(corpus: Path, tmp_path: Pa
     panel = lxml.html.fromstring(out.read_text(encoding="utf-8")).find(".//aside").text_content()
     cited = re.findall(r"duplicate of page (\d+) \((\d\d\.html)\)", panel)
     assert cited and all(name == f"{int(number):02d}.html" for number, name in cited)  # the sample is 00..05
+
+
+def test_reading_a_page_that_is_not_a_report_says_so():
+    with pytest.raises(ValueError, match="not an inspect report"):
+        read_report("<html><body><main><p>A page.</p></main></body></html>")
+    with pytest.raises(ValueError, match="not an inspect report"):
+        read_report('<html><body><div id="output">Text.</div></body></html>')

@@ -275,7 +275,7 @@ class ScanCountingSource(str):
 
     scanned = 0
 
-    def find(self, sub, start=None, end=None):  # noqa: D102 - str.find, counted
+    def find(self, sub, start=None, end=None):  # str.find, counted
         found = super().find(sub, start, end)
         ScanCountingSource.scanned += (found if found >= 0 else len(self)) - (start or 0)
         return found

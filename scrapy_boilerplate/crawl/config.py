@@ -145,11 +145,11 @@ class BoilerplateConfig:
             sample_size=_positive_int(settings, "BOILERPLATE_SAMPLE_SIZE"),
             min_sample_size=_positive_int(settings, "BOILERPLATE_MIN_SAMPLE_SIZE"),
             fallback=_fallback_spec(settings),
-            html_field=_field(settings, "BOILERPLATE_HTML_FIELD", required=True),
-            url_field=_field(settings, "BOILERPLATE_URL_FIELD", required=True),
-            text_field=_field(settings, "BOILERPLATE_TEXT_FIELD", required=True),
-            cleaned_html_field=_field(settings, "BOILERPLATE_CLEANED_HTML_FIELD", required=False),
-            model_field=_field(settings, "BOILERPLATE_MODEL_FIELD", required=False),
+            html_field=_field(settings, "BOILERPLATE_HTML_FIELD"),
+            url_field=_field(settings, "BOILERPLATE_URL_FIELD"),
+            text_field=_field(settings, "BOILERPLATE_TEXT_FIELD"),
+            cleaned_html_field=_optional_field(settings, "BOILERPLATE_CLEANED_HTML_FIELD"),
+            model_field=_optional_field(settings, "BOILERPLATE_MODEL_FIELD"),
             max_page_bytes=_positive_int(settings, "BOILERPLATE_MAX_PAGE_BYTES"),
             max_sampling_domains=_positive_int(settings, "BOILERPLATE_MAX_SAMPLING_DOMAINS"),
             hold_max_items=_positive_int(settings, "BOILERPLATE_HOLD_MAX_ITEMS"),
@@ -252,14 +252,24 @@ def _store(settings: BaseSettings) -> str | None:
     return value
 
 
-def _field(settings: BaseSettings, name: str, required: bool) -> str | None:
-    # Settings.get() turns an explicit None into the default; None must switch optional fields off.
-    value = settings[name] if name in settings else SETTINGS[name].default
-    if value in (None, "") and not required:
-        return None
+def _field(settings: BaseSettings, name: str) -> str:
+    """A required item field name."""
+    value = _field_value(settings, name)
     if not isinstance(value, str) or not value.strip():
         raise bad_setting(name, value, "must be a non-empty item field name")
     return value
+
+
+def _optional_field(settings: BaseSettings, name: str) -> str | None:
+    """An item field name, or None (set to None or empty) for a field the pipeline does not write."""
+    if _field_value(settings, name) in (None, ""):
+        return None
+    return _field(settings, name)
+
+
+def _field_value(settings: BaseSettings, name: str) -> Any:
+    # Settings.get() turns an explicit None into the default; None must switch optional fields off.
+    return settings[name] if name in settings else SETTINGS[name].default
 
 
 def _model_spec(settings: BaseSettings, name: str) -> ModelSpec:

@@ -34,7 +34,7 @@ def only_pipeline_items_left(crawler: Any, waiting: int) -> bool:
     engine = getattr(crawler, "engine", None)
     slot = getattr(engine, "_slot", None)
     scraper_slot = getattr(getattr(engine, "scraper", None), "slot", None)
-    if slot is None or scraper_slot is None or getattr(engine, "_start", _MISSING) is not None:
+    if engine is None or slot is None or scraper_slot is None or getattr(engine, "_start", _MISSING) is not None:
         return False  # start requests not exhausted (or a Scrapy whose internals differ)
     return (
         not engine.downloader.active

@@ -38,7 +38,7 @@ def item_classes_named_by(spidercls: type) -> list[type]:
                 for candidate in (value, loaded):
                     if isinstance(candidate, type) and candidate not in found and ItemAdapter.is_item_class(candidate):
                         found.append(candidate)
-            except Exception:  # noqa: BLE001, S112 - a check before the crawl must never stop it
+            except Exception:  # a check before the crawl must never stop it
                 continue
     return found
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from scrapy import signals
-from scrapy.http import Response
+from scrapy.http import TextResponse
 
 OPTED_OUT = None  # the entry of an item whose request set dont_clean_boilerplate
 
@@ -23,13 +23,13 @@ class ItemPages:
 
     def __init__(self, crawler: Any) -> None:
         self._crawler = crawler
-        self._entries: dict[int, tuple[Any, Response | None]] = {}
+        self._entries: dict[int, tuple[Any, TextResponse | None]] = {}
         self._forgetting = False
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def link(self, item: Any, response: Response) -> None:
+    def link(self, item: Any, response: TextResponse) -> None:
         """``item`` came from ``response`` and will be cleaned from its page."""
         self._add(item, response)
 
@@ -37,7 +37,7 @@ class ItemPages:
         """``item`` came from a request with ``dont_clean_boilerplate``: it passes untouched."""
         self._add(item, OPTED_OUT)
 
-    def take(self, item: Any) -> tuple[bool, Response | None]:
+    def take(self, item: Any) -> tuple[bool, TextResponse | None]:
         """Remove ``item``'s entry: (whether it had one, its response or OPTED_OUT)."""
         entry = self._entries.get(id(item))
         if entry is None or entry[0] is not item:
@@ -53,7 +53,7 @@ class ItemPages:
         """Forget everything (spider closed)."""
         self._entries.clear()
 
-    def _add(self, item: Any, value: Response | None) -> None:
+    def _add(self, item: Any, value: TextResponse | None) -> None:
         if not self._forgetting:
             # Connected at the first entry: a receiver of these signals costs each one an asyncio
             # task, so crawls that never link an item do without them.  item_scraped is not

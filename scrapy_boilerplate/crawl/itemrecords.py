@@ -102,5 +102,5 @@ def _rebuild(path: Any, fields: dict[str, Any]) -> tuple[Any, bool]:
         if not ItemAdapter.is_item_class(cls):
             return fields, False
         return cls(**fields), True
-    except Exception:  # noqa: BLE001 - any failure to rebuild keeps the fields, as a dict
+    except Exception:  # any failure to rebuild keeps the fields, as a dict
         return fields, False

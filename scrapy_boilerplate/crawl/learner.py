@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.crawler import Crawler
@@ -37,6 +38,9 @@ from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
 from scrapy_boilerplate.store.sharing import BUSY, FITTED, INCOMPLETE, FitOutcome, Learned
 
+if TYPE_CHECKING:
+    from twisted.internet.interfaces import IDelayedCall
+
 logger = logging.getLogger(__name__)
 
 # Cleaned sample pages are kept this long after a fit for the items of those pages.
@@ -56,7 +60,9 @@ class BoilerplateLearner:
     def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
         from twisted.internet import reactor  # imported late: the crawler installs the reactor
 
-        self._call_later = reactor.callLater
+        # Declared here: Twisted types the reactor by interfaces whose methods have no ``self``, so mypy
+        # would take callLater's delay for its ``self`` and the callable for the delay.
+        self._call_later: Callable[..., IDelayedCall] = reactor.callLater
         self.config = config
         self.crawler = crawler
         self.stats = crawler.stats
@@ -195,7 +201,8 @@ class BoilerplateLearner:
             self.sync.failed(f"storing the model of {domain}", outcome.store_error)
         if outcome.status == FITTED:
             self.stats.inc_value(keys.MODELS_FITTED)
-            self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))
+            # Scrapy annotates the increment as int; its stats collectors add any number.
+            self.stats.inc_value(keys.FIT_SECONDS, round(seconds, 3))  # type: ignore[arg-type]
             if outcome.stored and self.sync.persistent:
                 self.stats.inc_value(keys.STORE_SAVED)
         if partial and outcome.learned is not None:

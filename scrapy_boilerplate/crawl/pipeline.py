@@ -14,7 +14,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
 import scrapy_boilerplate.crawl.stats as keys
@@ -161,25 +161,26 @@ class BoilerplatePipeline:
         if page.response is None or sample_skip_reason(page.response, self.config.max_page_bytes) is None:
             self.learner.drift.offer_page(domain, page.url, page.html)
 
-    def _page_of(self, fields: ItemAdapter, response: Response | None) -> ItemPage | str:
+    def _page_of(self, fields: ItemAdapter, response: TextResponse | None) -> ItemPage | str:
         """The page that cleans the item, or why there is none (a skip reason)."""
         if response is not None:
             if len(response.body) > self.config.max_page_bytes:
                 return "too_large"
-            html = response.text  # type: ignore[attr-defined]  # linked responses are TextResponses
+            html = response.text
             return skip_reason(html, self.config.max_page_bytes) or ItemPage(
                 html, response.url, len(response.body), response
             )
-        html = fields.get(self.config.html_field)
-        if isinstance(html, bytes):
-            if len(html) > self.config.max_page_bytes:  # the limit is in bytes: judged before decoding
+        value = fields.get(self.config.html_field)
+        if isinstance(value, bytes):
+            if len(value) > self.config.max_page_bytes:  # the limit is in bytes: judged before decoding
                 return "too_large"
-            html = decode_html(html)
-        reason = skip_reason(html, self.config.max_page_bytes)
+            value = decode_html(value)
+        reason = skip_reason(value, self.config.max_page_bytes)
         if reason is not None:
             return reason
+        assert isinstance(value, str)  # typing: checked by skip_reason
         url = fields.get(self.config.url_field)
-        return ItemPage(html, url if isinstance(url, str) else "", len(html))
+        return ItemPage(value, url if isinstance(url, str) else "", len(value))
 
     async def _model_for(
         self, domain: str, page: ItemPage, item: Any
@@ -248,7 +249,7 @@ class BoilerplatePipeline:
             cleaned, unseen = await self.cleaner.run(
                 learned.model, clean_and_measure, learned.model, page.html, page.url, learned
             )
-        except Exception:  # noqa: BLE001 - _clean retries, counts and falls back as for any item
+        except Exception:  # _clean retries, counts and falls back as for any item
             return await self._clean(learned.model, page, None)
         self.learner.drift.observe(domain, learned, cleaned.removed_share, unseen)
         return cleaned, None

@@ -16,7 +16,7 @@ def fetch_page(url: str, timeout: float = FETCH_TIMEOUT_SECONDS) -> Page:
     if not url.lower().startswith(("http://", "https://")):
         raise ValueError(f"can only fetch http(s) URLs, not {url!r}")
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (scheme checked above)
+    with urllib.request.urlopen(request, timeout=timeout) as response:  # scheme checked above
         body = response.read(MAX_PAGE_BYTES + 1)
         content_type = response.headers.get("Content-Type")
         final_url = response.geturl()

@@ -76,10 +76,12 @@ def _unmarked(main: lxml.html.HtmlElement) -> list[str]:
 
 
 def read_report(report: str) -> ReportTokens:
-    """The tokens ``report`` shows, read from its markup."""
+    """The tokens ``report`` shows, read from its markup; ``ValueError`` for a page that is not a report."""
     tree = lxml.html.fromstring(report)
     main = tree.find(".//main")
-    output = tree.get_element_by_id("output")
+    output = tree.get_element_by_id("output", None)
+    if main is None or output is None:
+        raise ValueError("not an inspect report: it has no <main> page view or no #output panel")
     unplaced = [t for span in output.iter() if span.get("data-placed") == "no" for t in tokenize(span.text_content())]
     return ReportTokens(
         _view_tokens(main, None),

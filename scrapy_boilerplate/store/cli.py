@@ -71,11 +71,12 @@ def _open(location: str | None, prefix: str | None) -> ModelStore:
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KiB", "MiB"):
-        if n < 1024 or unit == "MiB":
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return str(n)
+    size: float = n
+    for unit in ("B", "KiB"):
+        if size < 1024:
+            return f"{n} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} MiB"
 
 
 def _when(timestamp: float) -> str:

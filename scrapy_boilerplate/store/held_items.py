@@ -132,7 +132,7 @@ class HeldItemRecords:
         if not self._run("count held items", self.client.hlen, self._held(self.worker)):
             self._run("leave the holders", self.client.srem, self._holders, self.worker)
 
-    def _run(self, what: str, call, *args, **kwargs):  # noqa: ANN001, ANN202 - a redis-py call and its result
+    def _run(self, what: str, call, *args, **kwargs):  # a redis-py call and its result
         try:
             return call(*args, **kwargs)
         except redis_errors() as exc:

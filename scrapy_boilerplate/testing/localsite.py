@@ -19,7 +19,7 @@ LOOPBACK = "127.0.0.1"
 class _QuietHandler(SimpleHTTPRequestHandler):
     """Static files, without a log line per request."""
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+    def log_message(self, format: str, *args: Any) -> None:  # the stdlib's name
         return
 
 

@@ -84,11 +84,11 @@ class SiteSpider(scrapy.Spider):
         meta = {"dont_clean_boilerplate": True} if self.opt_out and self.opt_out.search(url) else {}
         return scrapy.Request(url, callback=self.parse, meta=meta)
 
-    async def start(self):  # noqa: ANN201 - an async generator of requests
+    async def start(self):  # an async generator of requests
         for url in self.start_urls:
             yield self._request(url)
 
-    def parse(self, response):  # noqa: ANN001, ANN201 - Scrapy callback
+    def parse(self, response):  # Scrapy callback
         is_text = isinstance(response, TextResponse)
         fields = {"url": response.url, "size": len(response.body)}
         if is_text and self.html_in_item:
