@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block
@@ -61,10 +62,10 @@ def prose_core(prose: np.ndarray, words: np.ndarray) -> tuple[int, int]:
 
 def _ancestor_shares(blocks: Sequence[Block], prose: np.ndarray, total: float) -> np.ndarray:
     """Share of the page's prose words under each block's parent, grandparent, great-grandparent."""
-    chains = []
-    under: dict[object, float] = {}
+    chains: list[list[lxml.etree._Element]] = []
+    under: dict[lxml.etree._Element, float] = {}
     for block, words in zip(blocks, prose.tolist(), strict=True):
-        chain = []
+        chain: list[lxml.etree._Element] = []
         node = block.element.getparent()
         while node is not None and len(chain) < 3:
             chain.append(node)
