@@ -1,4 +1,6 @@
-"""The package's import graph: no cycle, and no runtime module imports the ``testing`` subpackage.
+"""The package's import graph: no cycle, no runtime module imports the ``testing`` subpackage, and
+the model families stay independent (only ``fusion``, a meta-model over the others' site evidence,
+imports another family, and only through that family package's public names).
 
 Imports inside functions count (only ``if TYPE_CHECKING:`` is left out): such an import still ties
 two modules together, it only moves the failure from import time to the first call.  The graph is
@@ -101,6 +103,61 @@ def test_nothing_outside_the_testing_subpackage_imports_it():
         if module != testing and not module.startswith(testing + ".")
     }
     assert {module: targets for module, targets in importers.items() if targets} == {}
+
+
+MODELS = "scrapy_boilerplate.models"
+FAMILIES = ("style_tree", "ngram", "blocks", "pvalue", "fusion")
+META_FAMILY = "fusion"
+
+
+def family_of(module: str) -> str | None:
+    """The model family ``module`` belongs to (``models.<family>`` or below), or None."""
+    parts = module.split(".")
+    if module.startswith(MODELS + ".") and len(parts) > 2 and parts[2] in FAMILIES:
+        return parts[2]
+    return None
+
+
+def cross_family_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Imports from one model family into another that break independence, as (importer, imported).
+
+    The meta-family may import another family's package (its ``__init__``: the public names), nothing
+    deeper; no other family may import another at all.
+    """
+    found = []
+    for module, targets in sorted(graph.items()):
+        family = family_of(module)
+        for target in sorted(targets):
+            other = family_of(target)
+            if family is None or other is None or other == family:
+                continue
+            if family == META_FAMILY and target == f"{MODELS}.{other}":
+                continue
+            found.append((module, target))
+    return found
+
+
+def test_model_families_import_no_other_family_except_fusion_through_public_names():
+    graph = import_graph()
+    assert {family_of(module) for module in graph} >= set(FAMILIES)
+    assert cross_family_imports(graph) == []
+    fusion_uses = {
+        target for module, targets in graph.items() if family_of(module) == META_FAMILY for target in targets
+    }
+    assert {f"{MODELS}.style_tree", f"{MODELS}.blocks"} <= fusion_uses
+
+
+def test_a_family_importing_another_or_fusion_reaching_past_the_public_names_is_named():
+    graph = {
+        f"{MODELS}.style_tree.refine": {f"{MODELS}.pvalue.score", f"{MODELS}.style_tree.build"},
+        f"{MODELS}.pvalue.model": {f"{MODELS}.blocks"},
+        f"{MODELS}.fusion.site_features": {f"{MODELS}.blocks", f"{MODELS}.style_tree.compact", f"{MODELS}.base"},
+    }
+    assert cross_family_imports(graph) == [
+        (f"{MODELS}.fusion.site_features", f"{MODELS}.style_tree.compact"),
+        (f"{MODELS}.pvalue.model", f"{MODELS}.blocks"),
+        (f"{MODELS}.style_tree.refine", f"{MODELS}.pvalue.score"),
+    ]
 
 
 def small_graph(a_source: str) -> dict[str, set[str]]:

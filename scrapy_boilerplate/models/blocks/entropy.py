@@ -133,6 +133,10 @@ class EntropyModel(SiteModel):
         """The block-entropy threshold in use (fixed, or found by the greedy search at fit)."""
         return self._threshold
 
+    def features_entropy(self, features: Sequence[str]) -> float | None:
+        """Mean entropy over the fitted sample of a block's distinct ``features`` (None for none)."""
+        return block_entropy(features, self._entropies)
+
     def _blocks(self, page: Page) -> tuple[list[Block], list[list[str]]]:
         blocks = text_blocks(page, PARTITIONS[self.partition])
         terms = block_terms(blocks)

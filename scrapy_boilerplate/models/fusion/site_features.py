@@ -3,8 +3,10 @@
 ``style_tree`` gives the composite importance of the style node a block maps to (how its
 presentation and content vary across the sample), ``block_dup`` the block's best cosine with a
 block of another sample page, and ``entropy`` the mean entropy of its word pairs over the sample.
-The models are fitted as their own ``improved`` variants and only read here: their behaviour
-as models is unchanged.  With fewer than two sample pages there is no site evidence: every site
+The models are fitted as their own ``improved`` variants and only read here, through the public
+names of their families' packages (``models.style_tree``, ``models.blocks``): their behaviour as
+models is unchanged, and tests/test_import_graph.py keeps ``fusion`` the only family that imports
+another.  With fewer than two sample pages there is no site evidence: every site
 feature is missing (NaN), which the trees route as they learned to.
 """
 
@@ -19,12 +21,9 @@ import numpy as np
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
-from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
-from scrapy_boilerplate.models.blocks.entropy import EntropyModel, block_entropy, word_pairs
-from scrapy_boilerplate.models.blocks.index import block_vectors
+from scrapy_boilerplate.models.blocks import BlockDupModel, EntropyModel, block_vectors, word_pairs
 from scrapy_boilerplate.models.serialization import dump_model, load_model
-from scrapy_boilerplate.models.style_tree.compact import NOISY
-from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
+from scrapy_boilerplate.models.style_tree import NOISY, StyleTreeModel
 from scrapy_boilerplate.page import Page
 
 Element = lxml.etree._Element
@@ -70,8 +69,8 @@ class SiteEvidence:
         rows[:, 1:4] = self._style_nodes(page, blocks)
         style: Any = self.parts["block_dup"]
         rows[:, 4] = style.match(page, block_vectors(blocks)).cosine
-        entropies = self.parts["entropy"]._entropies  # type: ignore[attr-defined]
-        rows[:, 5] = [block_entropy(word_pairs(terms), entropies) if terms else np.nan for terms in tokens]
+        entropy: Any = self.parts["entropy"]
+        rows[:, 5] = [entropy.features_entropy(word_pairs(terms)) if terms else np.nan for terms in tokens]
         return rows
 
     def _style_nodes(self, page: Page, blocks: list[Block]) -> np.ndarray:
