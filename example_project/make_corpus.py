@@ -25,7 +25,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 def read_passages(path: Path = TEXTS) -> list[list[str]]:
     """Each ``## Title`` block of the text file as a list of sentences."""
-    passages, current = [], []
+    passages: list[list[str]] = []
+    current: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             if current:

@@ -42,3 +42,20 @@ def test_demo_crawls_the_corpus_and_beats_the_uncleaned_text(tmp_path):
     )
     assert cleaned > raw
     assert len((tmp_path / "items.jsonl").read_text().splitlines()) == 78
+
+
+def test_example_spider_takes_html_pages_and_passes_over_binary_ones(monkeypatch):
+    from scrapy.http import HtmlResponse, Response
+
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    from demo_project.spiders.articles import ArticlesSpider
+
+    spider = ArticlesSpider(seeds="http://site.example/")
+    page = HtmlResponse(
+        "http://site.example/", body=b'<html><body><a href="/article/1">One</a></body></html>', encoding="utf-8"
+    )
+    item, request = list(spider.parse(page))
+    assert item == {"url": "http://site.example/", "html": page.text}
+    assert request.url == "http://site.example/article/1"
+    pdf = Response("http://site.example/article/2.pdf", body=b"%PDF-1.7 \x00\x01")
+    assert list(spider.parse(pdf)) == []

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import scrapy
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 
 
 class ArticlesSpider(scrapy.Spider):
@@ -23,6 +23,8 @@ class ArticlesSpider(scrapy.Spider):
             yield scrapy.Request(url)
 
     def parse(self, response: Response) -> Iterator[Any]:
+        if not isinstance(response, TextResponse):
+            return  # a PDF, an image, an archive: no page and no links
         # scrapy-boilerplate reads "html" and "url" and writes "text" and "boilerplate_model".
         yield {"url": response.url, "html": response.text}
         yield from response.follow_all(css="a[href*='/article/']")
