@@ -72,7 +72,10 @@ def main() -> None:
     print(f"pages whose kept text is not the output token for token: {figures['unequal']}")
     print(f"output words not placed on their page: {figures['unplaced']} of {figures['output words']}")
     print(f"visible text an explicit decision explains: {figures['explained'] / chars:.1%}")
-    print(f"visible text where the decisions and the output part ways: {figures['disagreeing'] / chars:.1%}")
+    disagreeing = figures["disagreeing"]
+    print(
+        f"visible text where the decisions and the output part ways: {disagreeing / chars:.2%} ({disagreeing:,} characters)"
+    )
 
 
 if __name__ == "__main__":

@@ -2,23 +2,25 @@
 
 Checked for every model on synthetic sites and on the bundled example sites (everywhere), and on
 every page of the development data when it is present (``SCRAPY_BOILERPLATE_DATASETS``, by
-default ``../shared/datasets`` beside the repository).
+default ``../shared/datasets`` beside the repository; its sites are spread over one process per
+core).
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 import pytest
-from helpers.report_checks import check_report
+from helpers.report_checks import check_report, check_site
 
 from scrapy_boilerplate.corpus import find_sites
 from scrapy_boilerplate.inspection import build_report, mark_page, summarize_site
 from scrapy_boilerplate.inspection.align import align
 from scrapy_boilerplate.models import available_models
 from scrapy_boilerplate.models.base import CleanedPage
-from scrapy_boilerplate.models.spec import ModelSpec
-from scrapy_boilerplate.offline import process_site
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
 
@@ -46,18 +48,28 @@ def test_alignment_keeps_order_places_moved_runs_and_flags_the_rest():
     assert ambiguous.output_placed == [True, False, False]  # "a b" before "y" could be either copy
 
 
-def _check_site(site_dir: Path, model: str, sample_size: int = 20) -> tuple[int, int, int]:
+def test_a_run_on_a_copy_the_decisions_remove_moves_to_the_copy_they_keep():
+    # the headline (kept by the decisions), a menu, the headline again as a link just before the
+    # article (removed by them): order alone puts the output's headline on the link
+    page = _w("news the big storm hits the coast menu home the big storm hits the coast it rained all day")
+    kept_by_decisions = [False] + [True] * 6 + [False] * 8 + [True] * 4
+    output = _w("the big storm hits the coast it rained all day")
+    plain = align(page, output)
+    assert plain.page_kept == [False] * 9 + [True] * 10
+    chosen = align(page, output, decided_kept=kept_by_decisions)
+    assert chosen.page_kept == [False] + [True] * 6 + [False] * 8 + [True] * 4 and chosen.unplaced == 0
+    short = align(_w("x a b y a b z"), _w("a b z"), decided_kept=[False, True, True, False, False, False, True])
+    assert short.page_kept == [False] * 4 + [True] * 3  # a run under three tokens could be any copy: left in order
+
+
+def _check_site(site_dir: Path, model: str) -> tuple[int, int, int]:
     """Reports of every page of each site under ``site_dir``: pages, output words, unplaced words."""
-    pages = words = unplaced = 0
-    for site in find_sites(site_dir):
-        outcome = process_site(site, ModelSpec.parse(model), sample_size)
-        summary = summarize_site(model, outcome.sample_pages, [])
-        for result in outcome.pages:
-            if result.cleaned is None:
-                continue
-            report = build_report(result.page, result.cleaned, summary)
-            shown = check_report(report, result.page, result.cleaned, f"{model} {result.path}")
-            pages, words, unplaced = pages + 1, words + len(shown.output), unplaced + len(shown.unplaced)
+    counts = [check_site(site, model) for site in find_sites(site_dir)]
+    return _total(counts)
+
+
+def _total(counts) -> tuple[int, int, int]:
+    pages, words, unplaced = (sum(column) for column in zip(*counts, strict=True)) if counts else (0, 0, 0)
     return pages, words, unplaced
 
 
@@ -79,11 +91,19 @@ def test_kept_is_the_output_on_the_bundled_sites(model: str, bundled: Path):
     assert pages >= 14 and words > 0 and unplaced <= words * UNPLACED_SHARE
 
 
+@pytest.fixture(scope="module")
+def workers():
+    """One process per core: the dev pages' reports are independent, site by site."""
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=get_context("spawn")) as pool:
+        yield pool
+
+
 @pytest.mark.slow  # every page of the four sets, for every model
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("data_set", DEV_SETS)
-def test_kept_is_the_output_on_every_dev_page(model: str, data_set: str, dev_data: Path):
-    pages, words, unplaced = _check_site(dev_data / data_set, model)
+def test_kept_is_the_output_on_every_dev_page(model: str, data_set: str, dev_data: Path, workers):
+    sites = find_sites(dev_data / data_set)
+    pages, words, unplaced = _total(list(workers.map(check_site, sites, [model] * len(sites))))
     assert pages > 0
     assert unplaced <= words * UNPLACED_SHARE, f"{unplaced} of {words} output words not placed"
 

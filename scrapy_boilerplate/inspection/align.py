@@ -9,7 +9,11 @@ did, so what it shows as kept is, token for token, the output.  Two passes:
 2. moved text: output runs of ``MIN_MOVED_RUN`` tokens or more left over (text a model output in
    another order than the page's) are placed on unmatched page text holding the same run; then
    placed runs grow over equal unmatched neighbours, and a shorter run left over is placed only
-   where the whole page holds it exactly once (a lone "with" out of order could be any "with").
+   where the whole page holds it exactly once (a lone "with" out of order could be any "with");
+3. copies: where the page holds a run of text twice (a headline and its link, a title and the
+   URL slug it is spelled in), a run of ``MIN_MOVED_RUN`` tokens or more placed on a copy the
+   model's decisions remove moves to the nearest unmatched copy they keep, so the marks and the
+   decisions part ways only where the output itself disagrees with them.
 
 Output tokens placed nowhere (text that is not on the page, or a short run out of order that
 could sit in several places) are counted and shown as such, never hidden.
@@ -248,9 +252,56 @@ def _whole_units(units: Sequence[int], kept: list[bool], at: list[int]) -> None:
             kept[i], at[j] = False, -1
 
 
-def align(page_tokens: Sequence[str], output_tokens: Sequence[str], units: Sequence[int] | None = None) -> Alignment:
+def _disagreeing_runs(output: list[int], at: list[int], decided_kept: Sequence[bool]) -> list[tuple[int, int]]:
+    """Runs ``(start, end)`` of output tokens placed one after another on page text the decisions remove."""
+    runs, j = [], 0
+    while j < len(output):
+        if at[j] < 0 or decided_kept[at[j]]:
+            j += 1
+            continue
+        end = j + 1
+        while end < len(output) and at[end] == at[end - 1] + 1 and not decided_kept[at[end]]:
+            end += 1
+        runs.append((j, end))
+        j = end
+    return runs
+
+
+def _prefer_kept_copies(
+    page: list[int], output: list[int], kept: list[bool], at: list[int], decided_kept: Sequence[bool]
+) -> None:
+    """Move each run of ``MIN_MOVED_RUN`` tokens or more placed on text the decisions remove to the
+    nearest unmatched copy of it that they keep (the same tokens: the output is shown all the same)."""
+    runs = [(start, end) for start, end in _disagreeing_runs(output, at, decided_kept) if end - start >= MIN_MOVED_RUN]
+    if not runs:
+        return
+    where: defaultdict[int, list[int]] = defaultdict(list)  # token -> its page positions the decisions keep
+    for i, token in enumerate(page):
+        if decided_kept[i]:
+            where[token].append(i)
+    for start, end in runs:
+        run, size, old = output[start:end], end - start, at[start]
+        copies = [
+            i
+            for i in where.get(run[0], ())
+            if page[i : i + size] == run and all(decided_kept[i : i + size]) and not any(kept[i : i + size])
+        ]
+        if not copies:
+            continue
+        new = min(copies, key=lambda i: abs(i - old))
+        for k in range(size):
+            kept[old + k], kept[new + k], at[start + k] = False, True, new + k
+
+
+def align(
+    page_tokens: Sequence[str],
+    output_tokens: Sequence[str],
+    units: Sequence[int] | None = None,
+    decided_kept: Sequence[bool] | None = None,
+) -> Alignment:
     """Align ``output_tokens`` onto ``page_tokens`` (see the module docstring); ``units`` gives each
-    page token a unit number, the same for tokens that must share a verdict."""
+    page token a unit number, the same for tokens that must share a verdict; ``decided_kept``
+    says, per page token, whether the model's decisions keep it (to choose between copies)."""
     page, output = _as_ids(page_tokens, output_tokens)
     kept, at = [False] * len(page), [-1] * len(output)
     for i, j in _in_order(page, output):
@@ -262,6 +313,8 @@ def align(page_tokens: Sequence[str], output_tokens: Sequence[str], units: Seque
     for step in (_place_moved, _extend, _place_unique):
         if min(at, default=0) < 0:
             moved += step(page, output, kept, at)
+    if decided_kept is not None:
+        _prefer_kept_copies(page, output, kept, at, decided_kept)
     if units is not None:
         _whole_units(units, kept, at)
     return Alignment(kept, [i >= 0 for i in at], moved)

@@ -83,17 +83,23 @@ def _cut(text: str, gap_start: int, gap_end: int) -> int:
 
 
 def _piece_segments(
-    piece: Piece, tokens: list[tuple[int, int, bool]], index: DecisionIndex, decisions: tuple[Decision, ...]
+    piece: Piece,
+    tokens: list[tuple[int, int, bool]],
+    candidates: list[list[int]],
+    index: DecisionIndex,
+    decisions: tuple[Decision, ...],
 ) -> list[Segment]:
-    """Split ``piece`` by the (start, end, kept) ``tokens`` overlapping it (stream offsets)."""
+    """Split ``piece`` by the (start, end, kept) ``tokens`` overlapping it (stream offsets);
+    ``candidates`` are the decisions speaking for each token where it starts."""
     text = piece.text
     if not tokens:
         return []
     marks: list[tuple[int, int, bool, int | None, bool]] = []  # (start, end, kept, decision, agrees) in the piece
-    for start, end, kept in tokens:
-        local = max(start - piece.start, 0)
-        decision, agrees = _choose(index.candidates(piece.number, local), kept, decisions)
-        marks.append((local, min(end - piece.start, len(text)), kept, decision, agrees))
+    for (start, end, kept), speaking in zip(tokens, candidates, strict=True):
+        if start < piece.start:  # a token begun in an earlier piece: what speaks for this piece's part
+            speaking = index.candidates(piece.number, 0)
+        decision, agrees = _choose(speaking, kept, decisions)
+        marks.append((max(start - piece.start, 0), min(end - piece.start, len(text)), kept, decision, agrees))
     segments, begin = [], 0
     for current, following in zip(marks, marks[1:], strict=False):
         if current[2:] != following[2:]:
@@ -123,15 +129,28 @@ def _units(spans: list[tuple[int, int, str]]) -> list[int]:
     return units
 
 
+def _token_candidates(visible: VisibleText, spans: list[tuple[int, int, str]], index: DecisionIndex) -> list[list[int]]:
+    """Per page token: the decisions that speak for it, most specific first (its piece is the one
+    it starts in)."""
+    starts = [piece.start for piece in visible.pieces]
+    found = []
+    for start, _, _ in spans:
+        piece = visible.pieces[max(bisect.bisect_right(starts, start) - 1, 0)]
+        found.append(index.candidates(piece.number, max(start - piece.start, 0)))
+    return found
+
+
 def mark_page(page: Page, cleaned: CleanedPage) -> MarkedPage:
     """Mark ``page``'s visible text by ``cleaned``'s output and attach the model's decisions."""
     visible = VisibleText.of(page)
     page_spans = token_spans(visible.stream)
     output_spans = token_spans(cleaned.text)
-    units = _units(page_spans)
-    alignment = align([t for _, _, t in page_spans], [t for _, _, t in output_spans], units)
     decisions = cleaned.decisions
     index = DecisionIndex(page, decisions, visible)
+    candidates = _token_candidates(visible, page_spans, index)
+    decided_kept = [bool(speaking) and decisions[speaking[0]].kept for speaking in candidates]
+    units = _units(page_spans)
+    alignment = align([t for _, _, t in page_spans], [t for _, _, t in output_spans], units, decided_kept)
     tokens = [(s, e, kept) for (s, e, _), kept in zip(page_spans, alignment.page_kept, strict=True)]
     ends = [e for _, e, _ in tokens]
     segments = []
@@ -141,7 +160,7 @@ def mark_page(page: Page, cleaned: CleanedPage) -> MarkedPage:
         while last < len(tokens) and tokens[last][0] < piece.end:
             last += 1
         if first < last:
-            segments.append(_piece_segments(piece, tokens[first:last], index, decisions))
+            segments.append(_piece_segments(piece, tokens[first:last], candidates[first:last], index, decisions))
         else:
             previous = tokens[first - 1][2] if first else (tokens[0][2] if tokens else False)
             segments.append(_bare_segment(piece, previous, index, decisions))

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import copy
 
+from scrapy_boilerplate.corpus import Site
 from scrapy_boilerplate.html import remove_keeping_tail, to_text
-from scrapy_boilerplate.inspection import ReportTokens, read_report
+from scrapy_boilerplate.inspection import ReportTokens, build_report, read_report, summarize_site
 from scrapy_boilerplate.models.base import CleanedPage
+from scrapy_boilerplate.models.spec import ModelSpec
+from scrapy_boilerplate.offline import process_site
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 
@@ -29,3 +32,19 @@ def check_report(report: str, page: Page, cleaned: CleanedPage, where: str = "")
     assert shown.unmarked == [], where
     assert shown.kept_is_output(), where
     return shown
+
+
+def check_site(site: Site, model: str, sample_size: int = 20) -> tuple[int, int, int]:
+    """:func:`check_report` on every page of ``site`` as ``inspect`` fits it: pages checked, output
+    words, output words not placed on their page.  A plain function of picklable arguments, so a
+    process pool can run it."""
+    pages = words = unplaced = 0
+    outcome = process_site(site, ModelSpec.parse(model), sample_size)
+    summary = summarize_site(model, outcome.sample_pages, [])
+    for result in outcome.pages:
+        if result.cleaned is None:
+            continue
+        report = build_report(result.page, result.cleaned, summary)
+        shown = check_report(report, result.page, result.cleaned, f"{model} {result.path}")
+        pages, words, unplaced = pages + 1, words + len(shown.output), unplaced + len(shown.unplaced)
+    return pages, words, unplaced
