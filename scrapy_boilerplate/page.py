@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import lxml.etree
 
-from scrapy_boilerplate.html import decode_html, drop_non_content, parse_html
+from scrapy_boilerplate.html import Block, decode_html, drop_non_content, iter_blocks, parse_html
 
 if TYPE_CHECKING:
     from scrapy.http import TextResponse
@@ -69,6 +69,17 @@ class Page:
     def truncated(self) -> bool:
         """True when the parser gave up part of the page (e.g. nesting deeper than libxml2 allows)."""
         return self._parsed[1]
+
+    def text_blocks(self) -> list[Block]:
+        """The blocks of :attr:`body` that hold visible text (every block tag, in document order).
+
+        Walked once per page: a site model's fit and its clean of a sample page read the same
+        blocks several times (``fusion`` through its site parts).  Shared: do not change the list.
+        """
+        cached = self.__dict__.get("_text_blocks_cache")
+        if cached is None:
+            cached = self.__dict__["_text_blocks_cache"] = [block for block in iter_blocks(self.body) if block.text]
+        return cached
 
     @property
     def body(self) -> lxml.etree._Element:

@@ -1,4 +1,5 @@
 from scrapy_boilerplate.html import iter_blocks, parse_html
+from scrapy_boilerplate.page import Page
 
 
 def test_leaf_blocks_in_document_order():
@@ -98,3 +99,11 @@ def test_block_walk_length_is_the_length_of_its_text():
             assert walk.length(element) == len(walk.text(element, leaf))
         measured_alone = BlockWalk(parse_html(html).root)  # lengths asked for before anything else
         assert [measured_alone.length(e) for e in measured_alone.elements()] == [walk.length(e) for e in elements]
+
+
+def test_a_pages_text_blocks_are_walked_once_and_are_the_blocks_with_text():
+    page = Page("<html><body><div><p>One</p><p> </p><p>Two <b>bold</b></p></div>tail</body></html>")
+    blocks = page.text_blocks()
+    assert [(b.element, b.text) for b in blocks] == [(b.element, b.text) for b in iter_blocks(page.body) if b.text]
+    assert {"One", "Two bold"} <= {b.text for b in blocks} and all(b.text for b in blocks)
+    assert page.text_blocks() is blocks  # the fit and the cleans of a sample page share one walk

@@ -26,6 +26,8 @@ BLOCK_SEPARATOR = "\n\n"
 
 def text_blocks(page: Page, tags: frozenset[str] = BLOCK_TAGS) -> list[Block]:
     """The blocks of ``page``'s body that hold visible text (textless blocks carry no content)."""
+    if tags == BLOCK_TAGS:
+        return list(page.text_blocks())
     return [block for block in iter_blocks(page.body, tags=tags) if block.text]
 
 

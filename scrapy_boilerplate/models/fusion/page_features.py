@@ -19,7 +19,7 @@ from typing import cast
 import lxml.etree
 import numpy as np
 
-from scrapy_boilerplate.html import Block, iter_blocks, normalize_space, raw_text
+from scrapy_boilerplate.html import Block, normalize_space, raw_text
 from scrapy_boilerplate.models.fusion.lexicon import (
     ANCESTOR_TAGS,
     BLOCK_TAG_FEATURES,
@@ -210,7 +210,7 @@ class PageBlocks:
 
 def text_blocks(page: Page) -> list[Block]:
     """The page's first :data:`MAX_BLOCKS` blocks that hold visible text, in document order."""
-    return list(itertools.islice((block for block in iter_blocks(page.body) if block.text), MAX_BLOCKS))
+    return page.text_blocks()[:MAX_BLOCKS]
 
 
 def page_blocks(page: Page, vocabulary: dict[str, int] | None) -> PageBlocks:
