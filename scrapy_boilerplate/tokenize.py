@@ -78,12 +78,35 @@ _ASCII_SEPARATORS = str.maketrans(
 )
 
 
+# Non-ASCII characters the rules below read as a space wherever they stand: typographic quotes and
+# dashes, bullets, arrows, signs and spaces (NFKC turns each into nothing but non-word characters;
+# a test checks every one against the full rules).  Text whose only non-ASCII characters are these
+# (nine in ten non-ASCII blocks of news pages: curly quotes) takes the ASCII path, four times faster.
+SEPARATOR_SYMBOLS = (
+    "\u00a0\u2002\u2003\u2009\u200a\u202f\u205f\u3000"  # spaces
+    "\u2018\u2019\u201a\u201c\u201d\u201e\u2039\u203a\u00ab\u00bb"  # quotes
+    "\u2010\u2011\u2012\u2013\u2014\u2015\u2026\u00bf\u00a1\u00a7\u00b6\u2020\u2021\u2030\u2032\u2033"  # punctuation
+    "\u00b7\u2022\u2023\u2043\u25a0\u25a1\u25b2\u25b6\u25bc\u25c0\u25c4\u25ba\u25c6\u25c7\u25cf\u25cb"  # bullets
+    "\u2190\u2191\u2192\u2193\u2605\u2660\u2663\u2665\u2666\u2713\u2714\u2717\u2718"  # arrows, marks
+    "\u00a2\u00a3\u00a4\u00a5\u20ac\u00a9\u00ae\u00b0\u00b1\u00d7\u00ac\u00a6"  # signs
+)
+_SEPARATOR_SYMBOL = re.compile(f"[{SEPARATOR_SYMBOLS}]")
+
+
 def tokenize(text: str | None) -> list[str]:
     """Word tokens of ``text`` as the metric defines them (underscore separates words)."""
     if not text:
         return []
     if text.isascii():  # most text of most pages: the same tokens, four times faster
         return text.lower().translate(_ASCII_SEPARATORS).split()
+    spaced = _SEPARATOR_SYMBOL.sub(" ", text)
+    if spaced.isascii():
+        return spaced.lower().translate(_ASCII_SEPARATORS).split()
+    return unicode_tokens(text)
+
+
+def unicode_tokens(text: str) -> list[str]:
+    """:func:`tokenize` by the full rules, for any text (the fast paths above give the same tokens)."""
     unspaced, word = _patterns()
     text = unicodedata.normalize("NFKC", text).casefold().replace("_", " ")
     return word.findall(unspaced.sub(r" \1 ", text))

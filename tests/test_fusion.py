@@ -140,6 +140,15 @@ def test_trees_pointing_outside_themselves_are_refused():
         TreeEnsemble.from_json(trees, len(load_weights().names))
 
 
+def test_an_infinite_split_threshold_is_refused():
+    # the walk reads a missing value as -inf or +inf to route it: a finite threshold must separate them
+    document = load_weights().to_json()
+    inner = next(i for i, feature in enumerate(document["trees"]["feature"]) if feature >= 0)
+    document["trees"]["threshold"][inner] = float("inf")
+    with pytest.raises(ModelFormatError, match="finite"):
+        FusionWeights.from_json(document)
+
+
 def test_shipped_weights_stay_small():
     from scrapy_boilerplate.models.fusion.weights import SHIPPED
 

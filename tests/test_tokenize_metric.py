@@ -3,9 +3,19 @@ import sys
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrapy_boilerplate.evaluation.metric import mean_score, score_text
-from scrapy_boilerplate.tokenize import MARK_SPANS, mark_ranges, token_bag, token_spans, tokenize
+from scrapy_boilerplate.tokenize import (
+    MARK_SPANS,
+    SEPARATOR_SYMBOLS,
+    mark_ranges,
+    token_bag,
+    token_spans,
+    tokenize,
+    unicode_tokens,
+)
 
 
 def test_words_are_casefolded_letter_digit_runs():
@@ -38,6 +48,20 @@ def test_ascii_shortcut_agrees_with_the_general_rules_around_every_pair_of_chara
         for b in map(chr, range(128)):
             text = f"{a}x{b}Y9{a}{b}"
             assert tokenize(text) == tokenize(text + " \u00e9")[:-1], repr(text)
+
+
+def test_separator_symbols_split_words_as_the_general_rules_do_beside_every_ascii_character():
+    # text whose only non-ASCII characters are these symbols takes the ASCII shortcut
+    for symbol in SEPARATOR_SYMBOLS:
+        assert tokenize(f"it{symbol}s") == unicode_tokens(f"it{symbol}s") == ["it", "s"], repr(symbol)
+        for a in map(chr, range(128)):
+            text = f"{a}x{symbol}{a}9{symbol}{symbol}Q{a}{symbol}"
+            assert tokenize(text) == unicode_tokens(text), repr(text)
+
+
+@given(st.text(alphabet=st.sampled_from([*map(chr, range(128)), *SEPARATOR_SYMBOLS, "\u00e9", "\u0301"])))
+def test_every_shortcut_gives_the_general_rules_tokens(text):
+    assert tokenize(text) == unicode_tokens(text)
 
 
 def test_bag_counts():

@@ -9,7 +9,6 @@ import lxml.etree
 
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
 from scrapy_boilerplate.html.text import CELL_TAGS, LINE_TAGS, PARAGRAPH_TAGS, normalize_space, raw_text, to_text
-from scrapy_boilerplate.html.walk import iter_nodes
 
 BLOCK_TAGS: frozenset[str] = frozenset(
     [
@@ -115,20 +114,49 @@ def _holds_only_blocks(element: lxml.etree._Element, blocks: Collection[lxml.etr
     return has_element
 
 
-def _own_inline_text(element: lxml.etree._Element, tags: frozenset[str]) -> str:
-    """Text of ``element`` that does not sit inside a nested block."""
+def _own_inline_text(
+    element: lxml.etree._Element,
+    tags: frozenset[str],
+    contains: Collection[lxml.etree._Element] | None = None,
+    blocks: Collection[lxml.etree._Element] | None = None,
+) -> str:
+    """Text of ``element`` that does not sit inside a nested block: the text and then the tail of
+    each node reached from ``element`` without entering a block or a comment, in pre-order (so a
+    nested inline element's tail comes before its children's text).
+
+    ``contains`` (the elements with a block below them) and ``blocks`` (the block elements), when
+    the caller's walk has them, let an inline subtree without a block in it be read by lxml's
+    C-level iteration and a child be tested as a block by identity.
+    """
     if not _may_have_own_text(element, tags):
         return ""
     parts: list[str] = [element.text or ""]
-    for node in iter_nodes(
-        element, prune=lambda n: n is not element and (is_block(n, tags) or not isinstance(n.tag, str))
-    ):
-        if node is element:
-            continue
-        if isinstance(node.tag, str) and not is_block(node, tags) and node.text:
-            parts.append(node.text)
+    append = parts.append
+    stack = list(element)
+    stack.reverse()
+    while stack:
+        node = stack.pop()
+        if blocks is not None and node in blocks:
+            inline = False
+        else:
+            tag = node.tag
+            inline = isinstance(tag, str) and tag not in tags
+        if inline and node.text:
+            append(node.text)
         if node.tail:
-            parts.append(node.tail)
+            append(node.tail)
+        if not inline or not len(node):
+            continue
+        if contains is not None and node not in contains:  # no block below: every node is read
+            for below in node.iterdescendants():
+                if below.text and isinstance(below.tag, str):
+                    append(below.text)
+                if below.tail:
+                    append(below.tail)
+        else:
+            children = list(node)
+            children.reverse()
+            stack += children
     return normalize_space(" ".join(parts))
 
 
@@ -267,7 +295,9 @@ class BlockWalk:
 
     def text(self, element: lxml.etree._Element, leaf: bool) -> str:
         """The block text of ``element``: all of it for a leaf, its own inline text otherwise."""
-        return _leaf_text(element, self.needs_layout) if leaf else _own_inline_text(element, self.tags)
+        if leaf:
+            return _leaf_text(element, self.needs_layout)
+        return _own_inline_text(element, self.tags, self.contains, self.block_set)
 
     def length(self, element: lxml.etree._Element) -> int:
         """``len`` of the block text of ``element`` (one of :meth:`elements`), without keeping the text.
@@ -284,9 +314,9 @@ class BlockWalk:
     def lengths(self) -> list[int]:
         """``len`` of the block text of every one of :meth:`elements`, in order (0 for a non-leaf
         block with no text of its own): what :func:`block_lengths` gives, with the empty ones."""
-        tags, contains, needs_layout = self.tags, self.contains, self.needs_layout
+        tags, contains, needs_layout, blocks = self.tags, self.contains, self.needs_layout, self.block_set
         return [
-            len(_own_inline_text(el, tags)) if el in contains else len(_leaf_text(el, needs_layout))
+            len(_own_inline_text(el, tags, contains, blocks)) if el in contains else len(_leaf_text(el, needs_layout))
             for el in self.blocks
         ]
 
@@ -304,11 +334,12 @@ class BlockWalk:
         With ``include_mixed`` a non-leaf block is yielded too when it has inline text of its own.
         """
         tags, contains, needs_layout = self.tags, self.contains, self.needs_layout  # the hot loop, inlined
+        blocks = self.block_set if include_mixed else None
         for el in self.blocks:
             if el not in contains:
                 yield el, _leaf_text(el, needs_layout), True
             elif include_mixed:
-                own = _own_inline_text(el, tags)
+                own = _own_inline_text(el, tags, contains, blocks)
                 if own:
                     yield el, own, False
 

@@ -4,7 +4,9 @@ The trees are flat arrays over every node of every tree: the feature tested (-1 
 threshold (``x <= threshold`` goes left), where a missing value (NaN) goes, both children, and the
 node's value (the leaf value, or the mean output below an inner node, for explanations).  Each
 step of :meth:`TreeEnsemble.raw_scores` moves every (block, tree) pair one level down, so the cost
-is a few numpy operations per level, whatever the number of blocks.
+is a few numpy operations per level, whatever the number of blocks.  The walk reads each feature
+in two copies, NaN as -inf and NaN as +inf, and each node the copy that sends NaN its way, so a
+step needs no test for missing values.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ class TreeEnsemble:
         if any(arrays[name].ndim != 1 or len(arrays[name]) != n for name in _FIELDS[:-1]):
             raise ModelFormatError("fusion tree arrays differ in length")
         inner = arrays["feature"] >= 0
+        if not np.isfinite(arrays["threshold"][inner]).all():
+            raise ModelFormatError("fusion tree thresholds must be finite")
         children_ok = all(((arrays[s] >= 0) & (arrays[s] < n)).all() for s in ("left", "right", "roots"))
         if not children_ok or (arrays["feature"] >= n_features).any() or (arrays["feature"] < -1).any():
             raise ModelFormatError("fusion trees point outside their nodes or features")
@@ -81,35 +85,40 @@ class TreeEnsemble:
             "bias": self.bias,
         }
 
-    def _step(self, flat: np.ndarray, node: np.ndarray, base: np.ndarray) -> np.ndarray:
-        """Every (row, tree) pair one level down: ``flat`` is the feature matrix raveled, ``base`` each
-        row's offset in it.  A right child sits just after its left sibling, so the next node is the
-        left child plus one when the pair goes right; a leaf is its own left child and never goes right."""
-        x = flat.take(base + self._feature[node])
-        go_right = x > self._threshold[node]
-        missing = np.isnan(x)
-        if missing.any():
-            go_right |= missing & self._nan_right[node]
-        return self.left.take(node) + go_right
+    def _step(self, flat: np.ndarray, node: np.ndarray, columns: np.ndarray, base: np.ndarray) -> np.ndarray:
+        """Every (row, tree) pair one level down: ``flat`` and ``columns`` are :meth:`_start`'s matrix
+        and the column each node reads in it, ``base`` each row's offset.  A right child sits just
+        after its left sibling, so the next node is the left child plus one when the pair goes right;
+        a leaf is its own left child and never goes right."""
+        x = flat.take(base + columns.take(node))
+        return self.left.take(node) + (x > self._threshold.take(node))
 
     def __post_init__(self) -> None:
-        # the forms the walk reads: leaves test feature 0 against +inf and send NaN left
+        # the forms the walk reads: leaves test feature 0 against +inf, so never go right
         leaf = self.feature < 0
         object.__setattr__(self, "_feature", np.where(leaf, 0, self.feature).astype(np.intp))
         object.__setattr__(self, "_threshold", np.where(leaf, np.inf, self.threshold))
         object.__setattr__(self, "_nan_right", ~(self.nan_left | leaf))
 
-    def _start(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        flat = np.ascontiguousarray(features, dtype=np.float64).ravel()
+    def _start(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The walk's matrix, raveled: each row's features with NaN as -inf, then with NaN as +inf;
+        the column of it each node reads (the copy that sends NaN where the node does: NaN as -inf
+        never goes right, as +inf always does, thresholds being finite); each tree's root for every
+        row; each row's offset in the matrix."""
+        features = np.asarray(features, dtype=np.float64)
         n, width = features.shape
-        base = (np.arange(n, dtype=np.intp) * width)[:, None]
-        return flat, np.broadcast_to(self.roots.astype(np.intp), (n, len(self.roots))), base
+        missing = np.isnan(features)
+        doubled = np.hstack([np.where(missing, -np.inf, features), np.where(missing, np.inf, features)])
+        columns = self._feature + self._nan_right * width
+        base = (np.arange(n, dtype=np.intp) * (2 * width))[:, None]
+        roots = np.broadcast_to(self.roots.astype(np.intp), (n, len(self.roots)))
+        return doubled.ravel(), roots, columns, base
 
     def leaves(self, features: np.ndarray) -> np.ndarray:
         """The leaf each row reaches in each tree, shape (rows, trees)."""
-        flat, node, base = self._start(features)
+        flat, node, columns, base = self._start(features)
         for _ in range(self.depth):
-            node = self._step(flat, node, base)
+            node = self._step(flat, node, columns, base)
         return node
 
     def raw_scores(self, features: np.ndarray) -> np.ndarray:
@@ -134,11 +143,11 @@ class TreeEnsemble:
         starting point; a row's contributions plus that start equal its raw score."""
         n, n_features = features.shape
         out = np.zeros((n, n_features + 1))
-        flat, node, base = self._start(features)
+        flat, node, columns, base = self._start(features)
         rows = np.arange(n)[:, None]
         start = float(self.value[self.roots].sum()) + self.bias
         for _ in range(self.depth):
-            child = self._step(flat, node, base)
+            child = self._step(flat, node, columns, base)
             moved = self.value[child] - self.value[node]
             column = np.where(self.feature[node] >= 0, self.feature[node], n_features)
             np.add.at(out, (np.broadcast_to(rows, node.shape), column), moved)
