@@ -28,7 +28,7 @@ NO_RECOVERY_ENV = "BOILERPLATE_BENCH_NO_RECOVERY"
 
 
 # -- one worker (in its own process) -------------------------------------------------------------
-def _appender(path: str):  # noqa: ANN202 - a writer of one JSON line, unbuffered
+def _appender(path: str):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     return lambda record: os.write(fd, (json.dumps(record) + "\n").encode())
 
@@ -43,11 +43,11 @@ def worker_spider(seeds: list[str], yielded: str) -> type:
     class FaultSpider(scrapy.Spider):
         name = "fault"
 
-        async def start(self):  # noqa: ANN201
+        async def start(self):
             for url in seeds:
                 yield scrapy.Request(url)
 
-        def parse(self, response):  # noqa: ANN001, ANN201
+        def parse(self, response):
             note({"url": response.url})
             yield {"url": response.url, "html": response.text}
 
