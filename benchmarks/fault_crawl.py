@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench_distributed import redis_server  # noqa: E402
+from fault_sites import DOWNLOAD_TIMEOUT, serve_faulty_sites  # noqa: E402
 from fault_worker import NO_RECOVERY_ENV, Outcome, base_settings, print_table, serve_sites, start_worker  # noqa: E402
 
 
@@ -154,6 +155,34 @@ def jobdir_run(args: argparse.Namespace, seeds: list[str], workdir: Path, interr
     )
 
 
+def faulty_sites_crawl(args: argparse.Namespace, stack: ExitStack, workdir: Path) -> None:
+    """One worker on ``--faulty-sites`` sites of 6 pages served with faults (see fault_sites)."""
+    seeds, faults = serve_faulty_sites(stack, workdir / "faulty", args.faulty_sites, 6)
+    settings = {
+        **base_settings(0.0),
+        "BOILERPLATE_STORE": str(workdir / f"faulty-{uuid.uuid4().hex}"),
+        "DOWNLOAD_TIMEOUT": DOWNLOAD_TIMEOUT,
+    }
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    started = time.perf_counter()
+    worker = start_worker(f"faulty-{uuid.uuid4().hex}", workdir, seeds, settings, env)
+    if worker.process.wait(timeout=1800) != 0:
+        raise SystemExit(f"the worker failed with exit code {worker.process.returncode}")
+    outcome = Outcome(
+        expected=len(seeds),
+        exported=worker.lines(worker.exported),
+        yielded_by_killed=set(),
+        wall=time.perf_counter() - started,
+        stats=json.loads(worker.stats.read_text()),
+    )
+    print_table(
+        f"faulty sites: 1 worker, {args.faulty_sites} sites x 6 pages; faults: "
+        + ", ".join(f"{n} {kind}" for kind, n in sorted(faults.items())),
+        [("as shipped", outcome)],
+        {"fitted": "boilerplate/models/fitted", "retries": "retry/count"},
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sites", type=int, default=5)
@@ -171,7 +200,10 @@ def main() -> None:
     parser.add_argument(
         "--interrupt-after", type=int, default=60, help="items exported before the Ctrl-C of the JOBDIR crawl"
     )
-    parser.add_argument("--only", choices=("kill", "store", "jobdir"), default=None, help="run one of the crawls")
+    parser.add_argument("--faulty-sites", type=int, default=300, help="sites of 6 pages served with faults")
+    parser.add_argument(
+        "--only", choices=("kill", "store", "jobdir", "faults"), default=None, help="run one of the crawls"
+    )
     parser.add_argument("--keep", default=None, help="a folder to keep the workers' logs and files in")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
@@ -181,6 +213,8 @@ def main() -> None:
             killed_worker_crawl(args, stack, workdir)
         if args.only in (None, "store", "jobdir"):
             small_sites_crawls(args, stack, workdir)
+        if args.only in (None, "faults"):
+            faulty_sites_crawl(args, stack, workdir)
 
 
 def killed_worker_crawl(args: argparse.Namespace, stack: ExitStack, workdir: Path) -> None:

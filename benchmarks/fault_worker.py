@@ -24,6 +24,7 @@ from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_s
 
 FALLBACK_MARK = " (fallback)"
 FALLBACK_REASON = "boilerplate/items/fallback/"  # stats key prefix, one per reason
+SKIP_REASON = "boilerplate/items/skipped/"  # the same for items passed on untouched
 NO_RECOVERY_ENV = "BOILERPLATE_BENCH_NO_RECOVERY"
 
 
@@ -34,7 +35,7 @@ def _appender(path: str):
 
 
 def worker_spider(seeds: list[str], yielded: str) -> type:
-    """A spider that requests every URL of ``seeds`` and yields each page's URL and HTML (noting
+    """A spider that requests every URL of ``seeds`` and yields each page's URL and text (noting
     each yielded URL in ``yielded``)."""
     import scrapy
 
@@ -49,7 +50,10 @@ def worker_spider(seeds: list[str], yielded: str) -> type:
 
         def parse(self, response):
             note({"url": response.url})
-            yield {"url": response.url, "html": response.text}
+            item = {"url": response.url}
+            if isinstance(response, scrapy.http.TextResponse):  # an image has no text
+                item["html"] = response.text
+            yield item
 
     return FaultSpider
 
@@ -111,6 +115,7 @@ class Outcome:
         lost = self.expected - len(counts)
         in_pipelines = len(self.yielded_by_killed - set(counts))
         fallback = sum(1 for item in self.exported if str(item["model"]).endswith(FALLBACK_MARK))
+        untouched = sum(1 for item in self.exported if item["model"] is None)
         return {
             "expected": self.expected,
             "exported": len(self.exported),
@@ -119,8 +124,9 @@ class Outcome:
             "lost": lost,
             "lost in plugin": in_pipelines,
             "lost in Scrapy": lost - in_pipelines,
-            "site model": len(self.exported) - fallback,
+            "site model": len(self.exported) - fallback - untouched,
             "fallback": fallback,
+            "untouched": untouched,
             "wall s": round(self.wall, 1),
         }
 
@@ -165,9 +171,10 @@ def print_table(title: str, rows: list[tuple[str, Outcome]], extra: dict[str, st
             values["held at kill"] = outcome.held_at_kill
         print(f"{name:<30}" + "".join(f"{values[c]!s:>15}" for c in columns))
     for name, outcome in rows:
-        reasons = {k.rpartition("/")[2]: v for k, v in outcome.stats.items() if k.startswith(FALLBACK_REASON)}
-        if reasons:
-            print(f"  {name}: fallback reasons (the worker that ran to the end): {reasons}")
+        for what, prefix in (("fallback", FALLBACK_REASON), ("untouched", SKIP_REASON)):
+            reasons = {k.rpartition("/")[2]: v for k, v in outcome.stats.items() if k.startswith(prefix)}
+            if reasons:
+                print(f"  {name}: {what} reasons (the worker that ran to the end): {reasons}")
     print()
 
 
