@@ -10,6 +10,7 @@ Set ``INSPECT_SCREENSHOTS=DIR`` to keep the screenshots.
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -19,12 +20,11 @@ from helpers.browser import BROWSER, BROWSERS, Browser
 from helpers.pngread import png_size, read_png
 from helpers.report_checks import check_report
 
-from scrapy_boilerplate.inspection import build_report, summarize_site
+from scrapy_boilerplate.inspection import build_report
 from scrapy_boilerplate.inspection.style import HEADER_BACKGROUND, REMOVED_BACKGROUND, REMOVED_TEXT
-from scrapy_boilerplate.inspection.target import site_of
+from scrapy_boilerplate.inspection.target import from_site
 from scrapy_boilerplate.models import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
-from scrapy_boilerplate.offline import process_site
 
 pytestmark = [
     pytest.mark.slow,  # renders reports in headless Chromium
@@ -70,13 +70,13 @@ def browser():
 
 
 def _report(site_dir: Path, page: str, model: str, folder: Path):
-    """Write the report of ``page`` of the site at ``site_dir`` (fitted as ``inspect`` does)."""
-    outcome = process_site(site_of(site_dir), ModelSpec.parse(model), 20)
-    done = [(o.page, o.cleaned) for o in outcome.pages if o.cleaned is not None]
-    target = next(o for o in outcome.pages if o.path.name == page)
-    summary = summarize_site(model, outcome.sample_pages, done, [p.name for p in outcome.sample])
+    """Write the report ``inspect SITE_DIR PAGE`` writes (the same fit, summary and header warnings)."""
+    args = argparse.Namespace(paths=[str(site_dir), page], model=ModelSpec.parse(model), sample_size=20)
+    target = from_site(args)
     path = folder / f"{site_dir.name}-{model}.html"
-    path.write_text(build_report(target.page, target.cleaned, summary, f"{site_dir.name}/{page}"), encoding="utf-8")
+    path.write_text(
+        build_report(target.page, target.cleaned, target.summary, target.label, target.warnings), encoding="utf-8"
+    )
     return path, target
 
 
