@@ -358,3 +358,21 @@ def test_reading_a_page_that_is_not_a_report_says_so():
         read_report("<html><body><main><p>A page.</p></main></body></html>")
     with pytest.raises(ValueError, match="not an inspect report"):
         read_report('<html><body><div id="output">Text.</div></body></html>')
+
+
+@pytest.mark.parametrize(
+    ("declared", "encoding"),
+    [("", "cp1252"), ('<meta charset="iso-8859-7">', "iso-8859-7"), ('<meta charset="utf-8">', "utf-8")],
+)
+def test_pages_are_decoded_as_a_browser_would(tmp_path: Path, declared: str, encoding: str):
+    # a legacy page declaring nothing is Windows-1252 ("aren’t", not "aren�t"); a declared charset wins
+    words = "Λέξεις" if encoding == "iso-8859-7" else "We aren’t “quoted” here, café"
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(3):
+        html = f"<html><head>{declared}<title>t</title></head><body><p>{words} {i}.</p></body></html>"
+        (site / f"{i:02d}.html").write_bytes(html.encode(encoding))
+    out = tmp_path / "r.html"
+    assert main(["inspect", "--model", "pvalue", str(site), "01.html", "-o", str(out)]) == 0
+    page_view = normalize_space(lxml.html.fromstring(out.read_text(encoding="utf-8")).find(".//main").text_content())
+    assert f"{words} 1." in page_view and "\ufffd" not in page_view
