@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers.store_crawl_models import HANG_ENV
 from helpers.store_harness import RunningCrawl, start_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
@@ -127,3 +128,28 @@ def test_a_stalled_worker_whose_items_were_taken_over_drops_its_copies(site, tmp
     counts = Counter(item["url"] for item in first.items + second.items)
     assert len(counts) == N_PAGES and set(counts.values()) == {1}
     assert first.stats[keys.RECOVERY_TAKEN_OVER] == second.stats[keys.RECOVERY_CLAIMED] >= 5
+
+
+def test_a_worker_killed_while_fitting_leaves_no_fit_lock_behind(site, tmp_path, redis_crawl):
+    """The fit lock's TTL (120 s by default) outlasts the items' hold timeout (60 s): the worker that
+    finds the killed one dead releases its lock, and fits the domain at once."""
+    base, gold = site
+    settings = {**redis_crawl, "BOILERPLATE_WORKER_TIMEOUT": 1.0, "CONCURRENT_REQUESTS": 1, "DOWNLOAD_DELAY": 0.05}
+    marker = tmp_path / "fitting"
+    doomed = start_crawl(tmp_path / "doomed", urls(base), settings, env={HANG_ENV: str(marker)}, follow="^$")
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        assert time.monotonic() < deadline and doomed.process.poll() is None, doomed.result().log[-3000:]
+        time.sleep(0.05)
+    survivor = start_crawl(tmp_path / "survivor", urls(base), settings, follow="^$")
+    os.kill(doomed.process.pid, signal.SIGKILL)  # dies holding the fit lock, its items recorded
+    killed_at = time.monotonic()
+    result = survivor.result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert time.monotonic() - killed_at < 40  # not the lock's 120 s, nor the items' 60 s
+    assert result.stats[keys.MODELS_FITTED] == 1 and result.stats[keys.RECOVERY_CLAIMED] >= 1
+    assert keys.ITEMS_FALLBACK not in result.stats
+    counts = Counter(item["url"] for item in exported(tmp_path / "doomed") + result.items)
+    assert set(counts.values()) == {1}
+    for item in result.items:
+        assert gold[item["url"]].article_text.split("\n\n")[1][:80] in item["text"]

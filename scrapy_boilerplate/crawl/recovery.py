@@ -77,6 +77,7 @@ class HeldItemRecovery:
             return
         client, prefix = sync.store.client, sync.store.prefix  # type: ignore[attr-defined]  # a RedisStore
         self.records = HeldItemRecords(client, prefix, sync.learning.spider, self.worker)
+        sync.coordinator.lock_owner = self.worker  # type: ignore[attr-defined]  # a RedisCoordinator
         for signal in (signals.item_dropped, signals.item_error):  # it left before the plugin's pipeline
             self.learner.crawler.signals.connect(self._left_early, signal=signal)
         self._loop.start(self.interval, now=True)
@@ -190,6 +191,8 @@ class HeldItemRecovery:
         self._others_holding = bool(holders)
         claimed: list[tuple[str, bytes]] = []
         for worker, alive in holders.items():
+            if claim and not alive and self.records.release_locks(worker):
+                logger.info("boilerplate: worker %s stopped beating; its fit locks are released", worker)
             if claim and not alive and len(claimed) < CLAIM_BATCH:
                 taken = self.records.claim(worker, CLAIM_BATCH - len(claimed))
                 if taken:

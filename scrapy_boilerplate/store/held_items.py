@@ -12,6 +12,9 @@ record removed when the item leaves the pipeline.  Per spider, with ``P`` the ke
 - ``P:taken:<spider>:<worker>``: set of the record ids of ``worker`` that another worker took over
   (kept for ``TAKEN_TTL`` seconds after the last take-over).
 
+A dead worker's fit locks (``P:lock:<spider>:<domain>``, whose token starts with the worker's name)
+are deleted by the worker that finds it dead, so its domains need not wait for the locks' TTL.
+
 A worker whose heartbeat expired is taken for dead: another worker moves its records into its own
 hash, at most ``limit`` at a time, with one Lua script that first checks the heartbeat, so a record
 moves once, to one worker.  A worker removes a record only from its own hash, so whichever of the
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from scrapy_boilerplate.store.base import StoreError
 from scrapy_boilerplate.store.redis_backend import key, redis_errors
+from scrapy_boilerplate.store.redis_coordination import LOCK_OWNER_END
 
 if TYPE_CHECKING:
     import redis
@@ -62,6 +66,12 @@ return 2
 """
 _OUTCOMES = {1: REMOVED, 0: TAKEN_OVER, 2: VANISHED}
 
+_RELEASE_LOCK = """
+local token = redis.call('GET', KEYS[1])
+if token and string.sub(token, 1, #ARGV[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 
 class HeldItemRecords:
     """One worker's view of the held-item records of one spider."""
@@ -73,6 +83,7 @@ class HeldItemRecords:
         self.worker = worker
         self._claim = client.register_script(_CLAIM)
         self._remove = client.register_script(_REMOVE)
+        self._release_lock = client.register_script(_RELEASE_LOCK)
 
     def _held(self, worker: str) -> str:
         return key(self.prefix, "held", self.spider, worker)
@@ -125,6 +136,17 @@ class HeldItemRecords:
         args = [limit, dead, self.worker, TAKEN_TTL]
         flat = self._run("take over a dead worker's items", self._claim, keys=keys, args=args)
         return [(_text(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+
+    def release_locks(self, dead: str) -> int:
+        """Delete the fit locks that ``dead`` (whose heartbeat expired) still holds; how many.  Its
+        domains can then be fitted by a live worker at once, not after the locks' TTL."""
+        pattern = key(self.prefix, "lock", self.spider) + ":*"
+        names = self._run("list fit locks", lambda: list(self.client.scan_iter(pattern)))
+        owner = dead + LOCK_OWNER_END
+        return sum(
+            int(self._run("release a dead worker's fit lock", self._release_lock, keys=[n], args=[owner]))
+            for n in names
+        )
 
     def leave(self) -> None:
         """This worker stops: its heartbeat goes, and so does its name if it holds nothing."""

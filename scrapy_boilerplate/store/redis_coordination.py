@@ -77,12 +77,16 @@ class _RedisLock(FitLock):
         )
 
 
+LOCK_OWNER_END = "/"  # a fit lock's token: the owner's name, this, a random part
+
+
 class RedisCoordinator(Coordinator):
     """The coordination primitives on a Redis server (use the store's client and prefix)."""
 
     def __init__(self, client: redis.Redis, prefix: str = DEFAULT_PREFIX) -> None:
         self.client = client
         self.prefix = prefix
+        self.lock_owner = ""  # the worker's name, leading each fit lock's token (see held_items)
         self._offer = client.register_script(_OFFER)
         self._finish = client.register_script(_FINISH)
         self._restart = client.register_script(_RESTART)
@@ -133,7 +137,7 @@ class RedisCoordinator(Coordinator):
         return None if new < 0 else new
 
     def acquire_fit_lock(self, spider: str, domain: str, ttl: float) -> FitLock | None:
-        name, token = key(self.prefix, "lock", spider, domain), uuid.uuid4().hex
+        name, token = key(self.prefix, "lock", spider, domain), f"{self.lock_owner}{LOCK_OWNER_END}{uuid.uuid4().hex}"
         try:
             acquired = self.client.set(name, token, nx=True, px=max(int(ttl * 1000), 1))
         except redis_errors() as exc:
