@@ -128,8 +128,8 @@ def _own_inline_text(
     the caller's walk has them, let an inline subtree without a block in it be read by lxml's
     C-level iteration and a child be tested as a block by identity.
     """
-    if not _may_have_own_text(element, tags):
-        return ""
+    if _holds_only_blocks(element, blocks) if blocks is not None else not _may_have_own_text(element, tags):
+        return ""  # (with ``blocks``, children are tested as blocks by identity: reading a tag builds a string)
     parts: list[str] = [element.text or ""]
     append = parts.append
     stack = list(element)

@@ -17,6 +17,7 @@ through rarer features still get its full contribution.  Below the budget the re
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -143,7 +144,8 @@ def block_vectors(blocks: Sequence[Block]) -> BlockVectors:
         names.extend(texts)
         owners.extend([number] * len(texts))
         weights.extend(texts.values())
-        norms.append(float(np.sqrt(sum(c * c for c in tags.values()) + sum(c * c for c in texts.values()))))
+        # math.sqrt: numpy's IEEE square root without a numpy scalar per block (a fifth of this loop)
+        norms.append(math.sqrt(sum(c * c for c in tags.values()) + sum(c * c for c in texts.values())))
         for name in texts:
             if name[0] == "l":
                 lines[name] = len(name) - 2
