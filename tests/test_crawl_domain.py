@@ -53,6 +53,11 @@ def test_a_domain_that_falls_back_still_samples_and_one_given_up_never_does():
     assert state.sample_filled() and state.status is DomainStatus.FITTING  # a late fill gets its model
     state.sample_reopened()
     assert state.status is DomainStatus.FALLBACK
+    sampling = DomainState()
+    sampling.urls.add("http://a.example/1")
+    assert sampling.sample_filled()
+    sampling.sample_reopened()  # the page's item, on its way, still waits for the model
+    assert sampling.status is DomainStatus.SAMPLING and sampling.items_wait
     assert state.give_up(FallbackReason.EVICTED)
     assert state.status is DomainStatus.CLOSED and not state.wants_pages and not state.sample_filled()
     ready = DomainState()

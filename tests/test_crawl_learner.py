@@ -55,6 +55,18 @@ def test_the_page_offered_when_the_shared_store_fails_still_holds_its_item():
     assert lrn.should_hold("a.example")  # the page's item waits for the model, as the others will
 
 
+def test_items_of_pages_sampled_before_the_shared_store_was_lost_wait_for_the_new_sample():
+    lrn = learner(BOILERPLATE_SAMPLE_SIZE=5)
+    pages = make_site("b.example", 6)
+    for page in pages[:2]:
+        lrn.add_sample("b.example", Page(page.html, page.url))
+    lrn.reset_shared_samples()  # as when the shared store goes away: the domain samples again, here
+    assert lrn.should_hold("b.example")  # the items of the two pages, still on their way, wait
+    for page in pages[2:]:
+        lrn.add_sample("b.example", Page(page.html, page.url))
+    assert not lrn.wants_sample("b.example") and lrn.should_hold("b.example")  # full: its fit is due
+
+
 def test_a_page_is_sampled_once():
     lrn = learner(BOILERPLATE_SAMPLE_SIZE=5)
     page = make_site("a.example", 1)[0]

@@ -61,7 +61,10 @@ def assert_fitted_without_waiting(result, bases: list[str], fitted: int) -> None
     """Every page came out once, cleaned by its site model, and nothing waited for its deadline."""
     assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
     assert Counter(item["url"] for item in result.items) == Counter(urls(bases))
-    assert Counter(item["boilerplate_model"] for item in result.items) == {MODEL: len(result.items)}
+    models = Counter(item["boilerplate_model"] for item in result.items)
+    assert models == {MODEL: len(result.items)}, "\n".join(
+        line for line in result.log.splitlines() if "boilerplate" in line or "ERROR" in line
+    )[-8000:]
     assert result.stats.get(keys.MODELS_FITTED, 0) == fitted, result.log[-3000:]
     assert DEADLINE_RELEASES not in result.stats
     assert keys.ITEMS_FALLBACK not in result.stats

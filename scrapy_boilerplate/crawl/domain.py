@@ -90,8 +90,11 @@ class DomainState:
         return self.status in (DomainStatus.FITTING, DomainStatus.REFITTING)
 
     def sample_reopened(self) -> None:
-        """The sample needs more pages after all (the store re-opened it, or a shared store was lost)."""
-        self._new_sample()
+        """The sample needs more pages after all (the store re-opened it, or a shared store was lost).
+
+        The pages offered so far stay known: their items, still on their way to the pipeline, wait
+        for the model the refilled sample brings (a page is never downloaded twice to be offered again)."""
+        self.sampled = 0
         if self.status is DomainStatus.FITTING:
             self._move(DomainStatus.SAMPLING if self.fallback_reason is None else DomainStatus.FALLBACK)
         elif self.status is DomainStatus.REFITTING:

@@ -39,7 +39,7 @@ class SampleIntake:
         if offer is None:  # the shared store is gone: sample again, in this process
             self.reset_shared_samples()
             offer = self.sync.offer(domain, page)
-        state.urls.add(page.url)  # after any reset, which forgets the URLs offered so far
+        state.urls.add(page.url)
         if offer is None:
             self.sampling.fed(domain, state.sampled)
             return
