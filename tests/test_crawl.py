@@ -215,9 +215,10 @@ def test_closespider_timeout_during_sampling_below_the_minimum_sample(sites, tmp
             "CLOSESPIDER_TIMEOUT": 1.5,
             "DOWNLOAD_DELAY": 0.1,
             "CONCURRENT_REQUESTS": 1,
+            "BOILERPLATE_HOLD_TIMEOUT": 300,
         },
     )
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 150  # the close released the items, not their deadline
     assert result.stats.get("finish_reason") == "closespider_timeout"
     assert result.stats[keys.ITEMS_HELD] >= 1
     assert result.stats[keys.ITEMS_RELEASED.format(reason="closing")] == result.stats[keys.ITEMS_HELD]
