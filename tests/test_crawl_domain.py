@@ -105,20 +105,21 @@ def test_fits_run_one_at_a_time_in_the_order_their_samples_filled(monkeypatch):
     from twisted.internet.defer import Deferred
 
     from scrapy_boilerplate.crawl import fitting
+    from scrapy_boilerplate.crawl.events import FitJob
 
     monkeypatch.setattr(fitting, "deferred_from_coro", Deferred.fromCoroutine)  # no event loop needed
     gates: dict[str, Deferred] = {}
     log: list[str] = []
 
-    async def fit(domain: str) -> None:
-        log.append(f"start {domain}")
-        gates[domain] = Deferred()
-        await gates[domain]
-        log.append(f"end {domain}")
+    async def fit(job: FitJob) -> None:
+        log.append(f"start {job.key}")
+        gates[job.key] = Deferred()
+        await gates[job.key]
+        log.append(f"end {job.key}")
 
     queue = fitting.FitQueue(fit)
     for domain in ("a", "b", "a", "c"):
-        queue.submit(domain)
+        queue.submit(FitJob(domain))
     assert log == ["start a"] and len(queue) == 3 and "c" in queue
     finished = queue.finished()
     gates["a"].callback(None)

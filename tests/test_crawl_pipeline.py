@@ -11,19 +11,15 @@ import attrs
 import pytest
 import scrapy
 from helpers.crawl_models import Broken, CommonBlocks
-from helpers.scrapy_compat import opened_crawler
+from helpers.learners import make_learner, pipeline_of, use_model
 from itemadapter import ItemAdapter
 from scrapy.http import HtmlResponse
 from scrapy.loader import ItemLoader
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
-from scrapy_boilerplate.crawl.domain import DomainState
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 from scrapy_boilerplate.testing.synthetic import make_site
 
 SITE = make_site("shop.example", 8, seed=5)
@@ -60,12 +56,10 @@ class AttrsItem:
 
 def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline:
     """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
-    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
-    learner = BoilerplateLearner.from_crawler(crawler)
+    learner = make_learner(**{"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
     if model is not None:
-        learner.domains[DOMAIN] = state = DomainState()
-        state.adopt(Learned.from_stored(StoredModel.new("test", DOMAIN, model, len(SITE))))
-    return BoilerplatePipeline(learner, spidercls)
+        use_model(learner, DOMAIN, model, len(SITE))
+    return pipeline_of(learner, spidercls)
 
 
 def fitted() -> CommonBlocks:
@@ -348,9 +342,9 @@ def test_a_response_kept_for_waiting_items_keeps_no_parsed_tree(waits):
 
     pipeline = make_pipeline(None if waits else fitted())
     if waits:  # a page of the domain is in its sample: its items wait for the model
-        pipeline.learner.add_sample(DOMAIN, Page(SITE[5].html, SITE[5].url))
+        pipeline.learner.sampler.offer(DOMAIN, Page(SITE[5].html, SITE[5].url))
     learner = pipeline.learner
-    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.should_hold)
+    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.book.items_wait)
     response = html_response(SITE[0])
     selector, title = response.selector, response.css("title::text").get()
     items = list(middleware.process_spider_output(response, [{"url": SITE[0].url, "title": SITE[0].title}]))

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import logging
 
-from helpers.scrapy_compat import opened_crawler
+from helpers.learners import make_learner, pipeline_of, use_model
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.domain import DomainState
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.rescue import prose_rescue
-from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 
 PROSE = (
     "The harbour board met on Tuesday to weigh the cost of dredging the eastern channel, which has "
@@ -61,11 +57,9 @@ def test_a_page_without_prose_keeps_its_empty_output():
 
 
 def pipeline_with(model: SiteModel) -> BoilerplatePipeline:
-    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False})
-    learner = BoilerplateLearner.from_crawler(crawler)
-    learner.domains["news.example"] = state = DomainState()
-    state.adopt(Learned.from_stored(StoredModel.new("test", "news.example", model, 6)))
-    return BoilerplatePipeline(learner)
+    learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=False)
+    use_model(learner, "news.example", model)
+    return pipeline_of(learner)
 
 
 def process(pipeline: BoilerplatePipeline, item: dict) -> dict:

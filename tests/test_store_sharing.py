@@ -71,7 +71,7 @@ def test_workers_fill_one_sample_and_the_model_is_fitted_once(workers):
     fitted = a.fit("shared.example")
     assert fitted.status == "fitted" and fitted.stored
     assert fitted.learned.entry.pages == SAMPLE
-    assert set(fitted.learned.prepared) == {p.url for p in PAGES[:SAMPLE]}  # both workers' pages
+    assert set(fitted.sample_cleans) == {p.url for p in PAGES[:SAMPLE]}  # both workers' pages
     again = b.fit("shared.example")
     assert again.status == "loaded"  # not fitted twice
     assert again.learned.entry.fitted_at == fitted.learned.entry.fitted_at
@@ -218,8 +218,8 @@ def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tm
     for page in PAGES[:SAMPLE]:
         fresh.offer("shared.example", Page(page.html, page.url))
     unparsed = fresh.fit("shared.example")
-    assert {url: c.text for url, (_, c) in outcome.learned.prepared.items()} == {
-        url: c.text for url, (_, c) in unparsed.learned.prepared.items()
+    assert {url: c.text for url, (_, c) in outcome.sample_cleans.items()} == {
+        url: c.text for url, (_, c) in unparsed.sample_cleans.items()
     }
 
 
@@ -236,7 +236,7 @@ def test_a_crawl_without_a_cleaned_html_field_keeps_no_cleaned_html_of_its_sampl
         )
         for page in PAGES[:SAMPLE]:
             learning.offer("shared.example", Page(page.html, page.url))
-        return learning.fit("shared.example").learned.prepared
+        return learning.fit("shared.example").sample_cleans
 
     kept, dropped = prepared(True), prepared(False)
     assert all(c.html.startswith("<") for _, c in kept.values())

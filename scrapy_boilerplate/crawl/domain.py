@@ -20,8 +20,9 @@ import enum
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
-from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.store.sharing import Learned
 
 
@@ -29,6 +30,11 @@ def domain_of(url: str) -> str:
     """The domain key of ``url``: host plus explicit port, lower-cased, without credentials."""
     netloc = urlsplit(url).netloc
     return netloc.rpartition("@")[2].lower()
+
+
+def site_key(url: str) -> SiteKey:
+    """The site whose sample, fit and model serve the page at ``url``: its domain."""
+    return domain_of(url)
 
 
 class DomainStatus(enum.Enum):
@@ -59,7 +65,6 @@ class DomainState:
     urls: set[str] = field(default_factory=set)  # pages offered to the current sample
     sampled: int = 0  # pages this process added to the current sample
     learned: Learned | None = None  # the model in use, with its stored entry and drift fingerprint
-    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, clean) of the fit
     revision: object = None  # the store revision of the model in use (shared stores)
     fallback_reason: FallbackReason | None = None  # why the fallback cleans its items (FALLBACK, CLOSED)
 
@@ -102,7 +107,7 @@ class DomainState:
 
     def adopt(self, learned: Learned) -> None:
         """A model is ready (fitted here, stored before the crawl, or shared by another worker)."""
-        self.learned, self.prepared, self.fallback_reason = learned, learned.prepared, None
+        self.learned, self.fallback_reason = learned, None
         self._new_sample()
         self.revision = None
         self._move(DomainStatus.READY)

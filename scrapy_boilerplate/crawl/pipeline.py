@@ -20,9 +20,10 @@ from scrapy.utils.defer import maybe_deferred_to_future
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.components import require_learner
-from scrapy_boilerplate.crawl.domain import domain_of
+from scrapy_boilerplate.crawl.domain import DomainStatus, domain_of
 from scrapy_boilerplate.crawl.drift import clean_and_measure
 from scrapy_boilerplate.crawl.fallback import FallbackReason
+from scrapy_boilerplate.crawl.holding import WithModel
 from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_by, unwritable_item_classes
 from scrapy_boilerplate.crawl.itempages import OPTED_OUT
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
@@ -130,7 +131,7 @@ class BoilerplatePipeline:
         domain = domain_of(page.url) if page.url else ""
         model, reason = await self._model_for(domain, page, item)
         cleaned, reason = await self._cleaned(domain, page, model, reason)
-        if model is not None and self.learner.drift.resampling(domain):
+        if model is not None and self.learner.book.status(domain) is DomainStatus.RESAMPLING:
             self._offer_to_new_sample(domain, page)
         if cleaned is not None:
             rescued = self._rescued(cleaned, page, domain)
@@ -159,7 +160,7 @@ class BoilerplatePipeline:
     def _offer_to_new_sample(self, domain: str, page: ItemPage) -> None:
         """A page of a domain that may be re-sampling after a template change (see :mod:`drift`)."""
         if page.response is None or sample_skip_reason(page.response, self.config.max_page_bytes) is None:
-            self.learner.drift.offer_page(domain, page.url, page.html)
+            self.learner.sampler.offer_late(domain, page.url, page.html)
 
     def _page_of(self, fields: ItemAdapter, response: TextResponse | None) -> ItemPage | str:
         """The page that cleans the item, or why there is none (a skip reason)."""
@@ -189,20 +190,21 @@ class BoilerplatePipeline:
         domain is still sampling; without one, why the fallback cleans the item."""
         if not domain:
             return None, FallbackReason.NO_URL
-        model = self.learner.model_for(domain)
-        if model is not None:
-            return model, None
-        if not self.learner.should_hold(domain):
-            return None, self.learner.fallback_reason(domain)
+        learned = self.learner.book.in_use(domain)
+        if learned is not None:
+            return learned.model, None
+        if not self.learner.book.items_wait(domain):
+            return None, self.learner.book.fallback_reason(domain)
         held = self.learner.hold.hold(domain, page.size)
         if held is None:
             return None, FallbackReason.HOLD_FULL
         self.stats.inc_value(keys.ITEMS_HELD)
         await self.recovery.record(item, page.url, page.html if page.response is not None else None)
         release = await maybe_deferred_to_future(held)
-        self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=release.key if release else "model"))
-        model = self.learner.model_for(domain) if release is None else None
-        return model, (release or FallbackReason.SAMPLE_NOT_FILLED) if model is None else None
+        self.stats.inc_value(keys.ITEMS_RELEASED.format(reason=release.key))
+        if isinstance(release, WithModel):
+            return release.learned.model, None
+        return None, release.reason
 
     async def _cleaned(
         self, domain: str, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
@@ -210,9 +212,9 @@ class BoilerplatePipeline:
         """The cleaned page: from the fit's own clean of a sample page, from the item before it
         (a listing page's items share their page), measured for drift, or cleaned now."""
         if model is not None:
-            prepared = self.learner.take_prepared(domain, page.url, page.html)
-            if prepared is not None:
-                return prepared, None
+            kept = self.learner.sample_cleans.take(domain, page.url, page.html)
+            if kept is not None:
+                return kept, None
         last, cleaner = self._last_clean, model or self.learner.fallback
         if last is not None and last[0] is page.response and last[1] is cleaner:
             return last[2], reason

@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 FITTED, LOADED, BUSY, INCOMPLETE = "fitted", "loaded", "busy", "incomplete"
 
+Cleans = dict[str, tuple[str, CleanedPage]]  # url -> (html, clean) of a fit's sample pages
+
 
 def _same_page(known: Page | None, url: str, html: str) -> Page:
     """``known`` (maybe parsed already) if it is this very sample page, else a new page."""
@@ -46,13 +48,10 @@ class Learned:
     model: SiteModel
     entry: StoreEntry
     fingerprint: Fingerprint | None
-    prepared: dict[str, tuple[str, CleanedPage]] = field(
-        default_factory=dict
-    )  # url -> (html, cleaned without decisions)
 
     @classmethod
     def from_stored(cls, stored: StoredModel) -> Learned:
-        """Wrap a model read from the store (no prepared pages: they were another worker's)."""
+        """Wrap a model read from the store."""
         baseline = stored.entry.baseline
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share) if baseline is not None else None
         return cls(stored.model, stored.entry, fingerprint)
@@ -62,13 +61,15 @@ class Learned:
 class FitOutcome:
     """What :meth:`SharedLearning.fit` did: ``fitted`` here, ``loaded`` another's, ``busy``, ``incomplete``.
 
-    ``store_error`` is the failure that kept a model fitted here from being stored (it is used all the same).
+    ``store_error`` is the failure that kept a model fitted here from being stored (it is used all the same);
+    ``sample_cleans`` are the fitted model's cleans of its sample pages: url -> (html, clean).
     """
 
     status: str
     learned: Learned | None = None
     stored: bool = False
     store_error: StoreError | None = None
+    sample_cleans: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)
 
 
 class SharedLearning:
@@ -93,7 +94,7 @@ class SharedLearning:
         self.sample_size = sample_size
         self.lock_ttl = lock_ttl
         self.monitor = monitor
-        # Whether the prepared pages keep their cleaned HTML (a crawl without
+        # Whether the cleans of the sample pages keep their cleaned HTML (a crawl without
         # BOILERPLATE_CLEANED_HTML_FIELD never reads it, and serialising costs each sample page a
         # trip through libxml2's serialiser, which hands the GIL to the reactor and back).
         self.keep_cleaned_html = keep_cleaned_html
@@ -154,10 +155,10 @@ class SharedLearning:
             pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
             if len(pages) < self.sample_size:
                 return FitOutcome(INCOMPLETE)
-            learned, store_error = self._fit_and_store(domain, pages, state.generation)
+            learned, cleans, store_error = self._fit_and_store(domain, pages, state.generation)
             if store_error is None:  # otherwise leave the sample open: another worker fits and stores it
                 self.coordinator.finish_sample(self.spider, domain, state.generation)
-        return FitOutcome(FITTED, learned, store_error is None, store_error)
+        return FitOutcome(FITTED, learned, store_error is None, store_error, cleans)
 
     def fit_partial(self, domain: str, parsed: Sequence[Page] = (), min_pages: int = 1) -> FitOutcome:
         """Fit ``domain`` on its sample as it is, at least ``min_pages`` pages (the crawl is stopping).
@@ -170,8 +171,8 @@ class SharedLearning:
         pages = [_same_page(known.get(url), url, html) for url, html in self.coordinator.pages(self.spider, domain)]
         if len(pages) < min_pages:
             return FitOutcome(INCOMPLETE)
-        learned, _ = self._fit_pages(domain, pages, state.generation)
-        return FitOutcome(FITTED, learned)
+        learned, _, cleans = self._fit_pages(domain, pages, state.generation)
+        return FitOutcome(FITTED, learned, sample_cleans=cleans)
 
     def _closed_sample(self, domain: str, state: SampleState) -> FitOutcome:
         """The sample was fitted already: load that model, or sample again if it is gone (deleted, corrupt)."""
@@ -182,32 +183,35 @@ class SharedLearning:
         self.coordinator.restart_sample(self.spider, domain, max(state.generation, entry.generation if entry else 0))
         return FitOutcome(INCOMPLETE)
 
-    def _fit_and_store(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, StoreError | None]:
-        """The model fitted on ``pages``, and the error that kept it out of the store (None once stored).
+    def _fit_and_store(
+        self, domain: str, pages: list[Page], generation: int
+    ) -> tuple[Learned, Cleans, StoreError | None]:
+        """The model fitted on ``pages``, its cleans of them, and the error that kept it out of the
+        store (None once stored).
 
         A model that cannot be stored is used all the same; the next crawl re-learns it."""
-        learned, stored = self._fit_pages(domain, pages, generation)
+        learned, stored, cleans = self._fit_pages(domain, pages, generation)
         try:
-            return replace(learned, entry=self.store.put(stored)), None
+            return replace(learned, entry=self.store.put(stored)), cleans, None
         except StoreError as exc:
-            return learned, exc
+            return learned, cleans, exc
 
-    def _fit_pages(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, StoredModel]:
-        """The model fitted on ``pages`` with its cleans of them, and its store record."""
+    def _fit_pages(self, domain: str, pages: list[Page], generation: int) -> tuple[Learned, StoredModel, Cleans]:
+        """The model fitted on ``pages``, its store record, and its cleans of them."""
         model = self.spec.create().fit(pages)
         cleaned = [model.clean(page) for page in pages]
         baseline = fit_baseline(model, pages, cleaned)
         stored = StoredModel.new(self.spider, domain, model, len(pages), baseline, generation)
-        # The prepared pages serve their items, which never carry decisions (they are for the
+        # The sample's cleans serve their items, which never carry decisions (they are for the
         # inspection report): drop them.  Unread, they would keep each page's parsed tree (~0.5 MB on
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
         # instructions a page (naming every region by path), 5 M per fitted domain.  ``replace``
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
-        prepared = {page.url: (page.html, self._prepared(c)) for page, c in zip(pages, cleaned, strict=False)}
+        cleans = {page.url: (page.html, self._kept(c)) for page, c in zip(pages, cleaned, strict=False)}
         fingerprint = Fingerprint(baseline.signatures, baseline.unseen_share)
-        return Learned(model, stored.entry, fingerprint, prepared), stored
+        return Learned(model, stored.entry, fingerprint), stored, cleans
 
-    def _prepared(self, cleaned: CleanedPage) -> CleanedPage:
+    def _kept(self, cleaned: CleanedPage) -> CleanedPage:
         if self.keep_cleaned_html:
             return replace(cleaned, decisions=())
         return replace(cleaned, decisions=(), html="")

@@ -15,7 +15,7 @@ class PipelineProbe:
         import scrapy
         from scrapy.utils.test import get_crawler
 
-        from scrapy_boilerplate.crawl.domain import DomainState
+        from scrapy_boilerplate.crawl.events import ModelSource
         from scrapy_boilerplate.crawl.learner import BoilerplateLearner
         from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
         from scrapy_boilerplate.store.record import StoredModel
@@ -30,8 +30,12 @@ class PipelineProbe:
         else:
             crawler.stats.open_spider()
         learner = BoilerplateLearner.from_crawler(crawler)
-        learner.domains[domain] = state = DomainState()
-        state.adopt(Learned.from_stored(StoredModel.new("fuzz", domain, model, 1)))
+        learner.book.open(domain)
+        learner.route(
+            learner.book.adopt(
+                domain, Learned.from_stored(StoredModel.new("fuzz", domain, model, 1)), ModelSource.STORED
+            )
+        )
         self.pipeline = BoilerplatePipeline(learner)
         self.url = f"http://{domain}/item"
         self.model = model
