@@ -24,9 +24,8 @@ from scrapy_boilerplate.store.sharing import Learned, SharedLearning
 logger = logging.getLogger(__name__)
 
 
-def clean_and_measure(model: SiteModel, html: str, url: str, learned: Learned) -> tuple[CleanedPage, float | None]:
+def clean_and_measure(model: SiteModel, page: Page, learned: Learned) -> tuple[CleanedPage, float | None]:
     """Clean one page and measure its unseen share for drift on the same parsed tree (thread-safe)."""
-    page = Page(html, url)
     return model.clean(page), SharedLearning.unseen_share(learned, page)
 
 

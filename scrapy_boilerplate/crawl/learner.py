@@ -30,6 +30,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.book import SiteBook
+from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.clock import Clock, ReactorClock
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
 from scrapy_boilerplate.crawl.drift import DriftWatch
@@ -53,6 +54,8 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.fit_handler import FitHandler
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
 from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
+from scrapy_boilerplate.crawl.item_cleaning import ItemCleaning
+from scrapy_boilerplate.crawl.item_steps import ItemSteps
 from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.persistence import ModelSync
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
@@ -61,6 +64,8 @@ from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
 from scrapy_boilerplate.crawl.sampler import Sampler
 from scrapy_boilerplate.crawl.stopping import GracefulStop
+from scrapy_boilerplate.crawl.waiting import ModelWait
+from scrapy_boilerplate.crawl.writing import ItemWriter
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +93,7 @@ class BoilerplateLearner:
         self.book = SiteBook(config.sample_size, config.max_sampling_domains)
         self.sync = ModelSync(config, crawler)
         self.sample_cleans = SampleCleans(clock)
-        self.sampler = Sampler(self.book, self.sync, self.route, self.store_lost)
+        self.sampler = Sampler(self.book, self.sync, self.route, self.store_lost, config.max_page_bytes)
         self.fit_runner = FitRunner(self.sync)
         fit_handler = FitHandler(
             self.fit_runner, self.book, self.sync, self.route, self.store_lost, config.min_sample_size
@@ -101,6 +106,21 @@ class BoilerplateLearner:
         )
         self.poller = SharedStorePoller(self.book, self.sync, self.fits, self.route, self.store_lost, clock)
         self.recovery = HeldItemRecovery(config, self.sync, crawler, self.item_pages, self.sampler.offer, clock)
+        self.item_steps = self._item_steps()
+
+    def _item_steps(self) -> ItemSteps:
+        """The pipeline's parts: wait for the site's model, clean, write."""
+        config = self.config
+        cleaner = Cleaner(config.clean_in_thread, config.inline_clean_ms)
+        return ItemSteps(
+            config,
+            self.stats,
+            self.item_pages,
+            self.recovery,
+            ModelWait(self.book, self.hold, self.recovery.record, self.stats),
+            ItemCleaning(cleaner, self.fallback, self.sample_cleans, self.drift, self.sampler.offer_late, self.stats),
+            ItemWriter(config, self.stats, self.report),
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateLearner:

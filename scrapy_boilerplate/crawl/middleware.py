@@ -11,33 +11,15 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.http import Response, TextResponse
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
 from scrapy_boilerplate.crawl.domain import site_key
+from scrapy_boilerplate.crawl.page_checks import sample_skip_reason
 from scrapy_boilerplate.crawl.sampler import Sampler
-from scrapy_boilerplate.html import looks_binary
 from scrapy_boilerplate.page import Page
-
-SAMPLED_STATUS = 200
-
-
-def sample_skip_reason(response: Response, max_bytes: int) -> str | None:
-    """Why ``response`` cannot join a sample (``empty``, ``too_large``, ``non_html``, ``status``), or None."""
-    if not response.body:
-        return "empty"
-    if len(response.body) > max_bytes:
-        return "too_large"
-    if not isinstance(response, TextResponse):
-        return "non_html"
-    content_type = response.headers.get(b"Content-Type", b"") or b""
-    if not (isinstance(response, HtmlResponse) or b"html" in content_type.lower()) or looks_binary(response.body):
-        return "non_html"
-    if response.status != SAMPLED_STATUS:
-        return "status"
-    return None
 
 
 class BoilerplateSamplingMiddleware:

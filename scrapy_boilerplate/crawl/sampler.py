@@ -12,9 +12,12 @@ import logging
 from collections.abc import Callable
 from urllib.parse import urldefrag
 
+from scrapy.http import Response
+
 from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.domain import DomainStatus
 from scrapy_boilerplate.crawl.events import Event, Evicted, ModelSource, SiteKey
+from scrapy_boilerplate.crawl.page_checks import sample_skip_reason
 from scrapy_boilerplate.crawl.persistence import ModelSync
 from scrapy_boilerplate.page import Page
 
@@ -30,9 +33,12 @@ class Sampler:
         sync: ModelSync,
         emit: Callable[[list[Event]], None],
         on_store_lost: Callable[[], None],
+        max_page_bytes: int,
     ) -> None:
-        """``on_store_lost()`` is called when the shared store failed while a page was offered."""
+        """``on_store_lost()`` is called when the shared store failed while a page was offered;
+        larger pages reaching the pipeline join no sample."""
         self.book = book
+        self.max_page_bytes = max_page_bytes
         self.sync = sync
         self.emit = emit
         self.on_store_lost = on_store_lost
@@ -63,12 +69,15 @@ class Sampler:
         else:
             self.emit(self.book.page_offered(key, page.url, offer.accepted, offer.count))
 
-    def offer_late(self, key: SiteKey, url: str, html: str) -> None:
-        """A page of ``key`` reached the pipeline: while the site samples again after a template change,
-        it joins the new sample unless the sampling middleware already offered it.  Drift is noticed in
-        the pipeline, after Scrapy downloaded on: pages downloaded before it was noticed passed the
-        middleware already.  The URL's fragment is dropped: a listing page's entries share their page."""
+    def offer_late(self, key: SiteKey, url: str, html: str, response: Response | None = None) -> None:
+        """A page of ``key`` reached the pipeline (from ``response``, or an item's HTML field): while
+        the site samples again after a template change, it joins the new sample unless the sampling
+        middleware already offered it.  Drift is noticed in the pipeline, after Scrapy downloaded on:
+        pages downloaded before it was noticed passed the middleware already.  The URL's fragment is
+        dropped: a listing page's entries share their page."""
         if self.book.status(key) is not DomainStatus.RESAMPLING:
+            return
+        if response is not None and sample_skip_reason(response, self.max_page_bytes) is not None:
             return
         url = urldefrag(url)[0]
         if not self.book.offered(key, url):

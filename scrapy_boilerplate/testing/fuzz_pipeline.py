@@ -36,7 +36,7 @@ class PipelineProbe:
                 domain, Learned.from_stored(StoredModel.new("fuzz", domain, model, 1)), ModelSource.STORED
             )
         )
-        self.pipeline = BoilerplatePipeline(learner)
+        self.pipeline = BoilerplatePipeline(learner.item_steps)
         self.url = f"http://{domain}/item"
         self.model = model
 

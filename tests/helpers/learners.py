@@ -31,4 +31,4 @@ def use_model(learner: BoilerplateLearner, domain: str, model: SiteModel, pages:
 
 def pipeline_of(learner: BoilerplateLearner, spidercls: type | None = None) -> BoilerplatePipeline:
     """The item pipeline of ``learner``'s crawl (``spidercls``: the crawl's spider class)."""
-    return BoilerplatePipeline(learner, spidercls)
+    return BoilerplatePipeline(learner.item_steps, spidercls)

@@ -1,0 +1,43 @@
+"""The pipeline's third step: an item's clean written into its fields, counted and reported."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from itemadapter import ItemAdapter
+
+import scrapy_boilerplate.crawl.stats as keys
+from scrapy_boilerplate.crawl.config import BoilerplateConfig
+from scrapy_boilerplate.crawl.events import SiteKey
+from scrapy_boilerplate.crawl.fallback import FallbackReport
+from scrapy_boilerplate.crawl.item_cleaning import CleanedItem
+from scrapy_boilerplate.crawl.itemfields import ItemFields
+from scrapy_boilerplate.rescue import RESCUE_MARK
+
+FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
+
+
+class ItemWriter:
+    """Writes the text (and optionally the cleaned HTML and the model's name) into each item."""
+
+    def __init__(self, config: BoilerplateConfig, stats: Any, report: FallbackReport) -> None:
+        self.config = config
+        self.stats = stats
+        self.report = report
+
+    def write(self, adapter: ItemAdapter, key: SiteKey, item: CleanedItem) -> None:
+        """Write ``item``'s clean into the item of ``adapter`` (of site ``key``), count it, report a fallback."""
+        cleaned, reason = item.cleaned, item.reason
+        label = cleaned.model + (FALLBACK_MARK if reason is not None else "") + (RESCUE_MARK if item.rescued else "")
+        values: dict[str, Any] = {self.config.text_field: cleaned.text}
+        if self.config.cleaned_html_field:
+            values[self.config.cleaned_html_field] = cleaned.html
+        if self.config.model_field:
+            values[self.config.model_field] = label
+        ItemFields.set_many(adapter, values)
+        if self.config.drop_html:
+            ItemFields.drop(adapter, self.config.html_field)
+        self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
+        self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
+        self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
+        self.report.cleaned(label, key, reason)
