@@ -14,11 +14,10 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
 from scrapy_boilerplate.models.registry import create_model
 from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 
 
-def learned() -> Learned:
-    return Learned.from_stored(StoredModel.new("test", "a.example", create_model("pvalue").fit([]), 5))
+def learned() -> StoredModel:
+    return StoredModel.new("test", "a.example", create_model("pvalue").fit([]), 5)
 
 
 def test_items_wait_while_sampling_and_fitting_and_are_cleaned_once_a_model_is_adopted():

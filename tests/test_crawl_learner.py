@@ -24,8 +24,8 @@ learner = make_learner
 
 def sampled_pages(lrn: BoilerplateLearner, domain: str) -> list:
     """The pages the learner keeps in ``domain``'s sample (its coordinator holds them)."""
-    learning = lrn.sync.learning
-    return learning.coordinator.pages(learning.spider, domain)
+    samples = lrn.session.samples
+    return samples.coordinator.pages(samples.spider, domain)
 
 
 def test_domain_keys_are_host_and_port():
@@ -50,7 +50,7 @@ def test_the_page_offered_when_the_shared_store_fails_still_holds_its_item():
     lrn = learner(BOILERPLATE_STORE="redis://127.0.0.1:1/0", BOILERPLATE_SAMPLE_SIZE=5)  # nothing listens there
     page = make_site("a.example", 1)[0]
     lrn.sampler.offer("a.example", Page(page.html, page.url))
-    assert not lrn.sync.shared  # the crawl went on without the store, sampling in this process
+    assert not lrn.session.shared  # the crawl went on without the store, sampling in this process
     assert sampled_pages(lrn, "a.example") == [(page.url, page.html)]
     assert lrn.book.items_wait("a.example")  # the page's item waits for the model, as the others will
 
@@ -165,15 +165,15 @@ def test_the_sample_is_not_kept_once_its_items_took_their_pages_or_their_time_is
     pages = make_site("a.example", 6)
     for page in pages:
         lrn.sampler.offer("a.example", Page(page.html, page.url))
-    outcome = lrn.sync.fit("a.example")
+    outcome = lrn.session.fit("a.example")
     assert len(outcome.sample_cleans) == len(pages)  # the fit cleaned its own sample for those pages' items
-    lrn.route(lrn.book.adopt("a.example", outcome.learned, ModelSource.FITTED, sample_cleans=outcome.sample_cleans))
+    lrn.route(lrn.book.adopt("a.example", outcome.stored, ModelSource.FITTED, sample_cleans=outcome.sample_cleans))
     for page in pages[:5]:
         assert lrn.sample_cleans.take("a.example", page.url, page.html) is not None
     assert lrn.sample_cleans.take("a.example", pages[0].url, pages[0].html) is None  # each page's clean once
     assert len(lrn.sample_cleans) == 1  # the sixth page's item has not come yet
     clock.advance(KEPT_SECONDS)
-    assert len(lrn.sample_cleans) == 0 and lrn.book.in_use("a.example") is outcome.learned
+    assert len(lrn.sample_cleans) == 0 and lrn.book.in_use("a.example") is outcome.stored
 
 
 def run_to_end(coroutine):
@@ -209,16 +209,16 @@ def test_a_store_failure_inside_a_fit_is_counted_and_the_fit_runs_again_without_
     released = []
     held.addCallback(released.append)
 
-    def lock_lost(domain, parsed=()):
+    def lock_lost(domain):
         raise StoreError("cannot take the fit lock: connection reset", "lock")
 
-    monkeypatch.setattr(lrn.sync.learning, "fit", lock_lost)
+    monkeypatch.setattr(lrn.session.samples, "fit_lock", lock_lost)
     # the fit starts with the last page and runs to its end at once
     monkeypatch.setattr(fitting_module, "deferred_from_coro", lambda coroutine: succeed(run_to_end(coroutine)))
     lrn.sampler.offer("a.example", Page(pages[3].html, pages[3].url))
     assert [type(release) for release in released] == [WithModel] and lrn.book.in_use("a.example") is not None
     assert lrn.stats.get_value(keys.STORE_ERRORS) == 1 and lrn.stats.get_value(keys.MODELS_FITTED) == 1
-    assert isinstance(lrn.sync.store, MemoryStore)  # the rest of the crawl goes on without the store
+    assert isinstance(lrn.session.store, MemoryStore)  # the rest of the crawl goes on without the store
     (line,) = [r.getMessage() for r in caplog.records if "failed (lock step)" in r.getMessage()]
     assert "fitting the model of a.example" in line
 
@@ -246,7 +246,7 @@ def test_after_a_template_change_the_pipeline_fills_the_new_sample_and_the_close
     lrn, pages = fitted_learner(monkeypatch, tmp_path, BOILERPLATE_DRIFT_WINDOW=1)
     lrn.sampler.offer_late("a.example", pages[3].url, pages[3].html)
     assert lrn.book.sample_pages("a.example") == 0  # no template change: nothing is sampled
-    lrn.drift.observe("a.example", lrn.book.in_use("a.example"), 0.0, 1.0)  # every word in unseen regions
+    lrn.drift.observe("a.example", lrn.book.in_use("a.example").model, 0.0, 1.0)  # every word in unseen regions
     assert lrn.stats.get_value(keys.DRIFT_DETECTED) == 1
     assert lrn.book.status("a.example") is DomainStatus.RESAMPLING
     for url in (pages[3].url, pages[3].url + "#comments"):  # downloaded before the change was noticed
@@ -262,7 +262,7 @@ def test_after_a_template_change_the_pipeline_fills_the_new_sample_and_the_close
 
 def test_a_refit_still_running_when_the_crawl_closes_is_finished_before_the_stats_close(monkeypatch, tmp_path, caplog):
     lrn, pages = fitted_learner(monkeypatch, tmp_path, BOILERPLATE_DRIFT_WINDOW=1)
-    lrn.drift.observe("a.example", lrn.book.in_use("a.example"), 0.0, 1.0)
+    lrn.drift.observe("a.example", lrn.book.in_use("a.example").model, 0.0, 1.0)
     gate: Deferred[None] = Deferred()
     fit = lrn.fit_runner.fit
 

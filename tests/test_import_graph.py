@@ -2,9 +2,10 @@
 the model families stay independent (only ``fusion``, a meta-model over the others' site evidence,
 imports another family, and only through that family package's public names).
 
-Imports inside functions count (only ``if TYPE_CHECKING:`` is left out): such an import still ties
-two modules together, it only moves the failure from import time to the first call.  The graph is
-read from the source with ``ast``, so nothing is imported.
+Imports inside functions count: such an import still ties two modules together, it only moves the
+failure from import time to the first call.  So do the imports under ``if TYPE_CHECKING:`` for the
+circles and for who imports the learner: a type-only import still makes one module's meaning depend
+on another's.  The graph is read from the source with ``ast``, so nothing is imported.
 """
 
 from __future__ import annotations
@@ -28,14 +29,15 @@ def is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imported_names(tree: ast.Module, module: str, is_package: bool) -> set[str]:
-    """Every module named by an import anywhere in ``tree`` (``from P import n`` names P, and P.n too)."""
+def imported_names(tree: ast.Module, module: str, is_package: bool, type_checking: bool = False) -> set[str]:
+    """Every module named by an import anywhere in ``tree`` (``from P import n`` names P, and P.n too);
+    the imports under ``if TYPE_CHECKING:`` only with ``type_checking``."""
     found: set[str] = set()
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and is_type_checking(child.test):
+            if isinstance(child, ast.If) and is_type_checking(child.test) and not type_checking:
                 pending.extend(child.orelse)
                 continue
             if isinstance(child, ast.Import):
@@ -53,11 +55,13 @@ def imported_names(tree: ast.Module, module: str, is_package: bool) -> set[str]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports."""
+def import_graph(type_checking: bool = False) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (with ``type_checking``, under TYPE_CHECKING too)."""
     paths = {module_name(path): path for path in PACKAGE_DIR.rglob("*.py")}
     return {
-        module: imported_names(ast.parse(path.read_text(encoding="utf-8")), module, path.name == "__init__.py")
+        module: imported_names(
+            ast.parse(path.read_text(encoding="utf-8")), module, path.name == "__init__.py", type_checking
+        )
         & set(paths)
         for module, path in paths.items()
     }
@@ -86,11 +90,101 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: each group of modules that import one another, directly or
+    through each other (a strongly connected component of two or more modules), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+            elif target not in index:
+                index[target] = low[target] = len(index)
+                stack.append(target)
+                on_stack.add(target)
+                work.append((target, iter(sorted(graph.get(target, ())))))
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+    return sorted(found)
+
+
 def test_the_package_has_no_import_cycle():
     graph = import_graph()
     assert "scrapy_boilerplate.models.base" in graph and graph["scrapy_boilerplate.models.base"]
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+# The subpackages whose import graph, type-checking imports included, has no circle.
+CIRCLE_FREE = ("scrapy_boilerplate.crawl", "scrapy_boilerplate.store", "scrapy_boilerplate.drift")
+
+
+def test_no_circle_ties_the_crawl_the_store_or_drift_even_through_type_checking_imports():
+    found = circles(import_graph(type_checking=True))
+    tied = [group for group in found if any(module.startswith(CIRCLE_FREE) for module in group)]
+    assert tied == [], "import circles: " + "; ".join(" <-> ".join(group) for group in tied)
+
+
+LEARNER = "scrapy_boilerplate.crawl.learner"
+# The add-on's wiring finds the learner on the crawler; every part receives what it uses instead.  (The
+# testing subpackage builds whole learners, as tests do.)
+LEARNER_WIRING = {"scrapy_boilerplate.crawl", "scrapy_boilerplate.crawl.addon", "scrapy_boilerplate.crawl.components"}
+
+
+def test_no_part_of_the_crawl_imports_the_learner_even_for_type_checking():
+    graph = import_graph(type_checking=True)
+    assert LEARNER in graph and LEARNER in graph["scrapy_boilerplate.crawl.components"]
+    importers = {
+        module
+        for module, targets in graph.items()
+        if LEARNER in targets and not module.startswith("scrapy_boilerplate.testing.")
+    }
+    assert sorted(importers - LEARNER_WIRING) == []
+
+
+def test_circles_are_counted_and_a_type_checking_import_closes_one():
+    sources = {
+        "scrapy_boilerplate.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scrapy_boilerplate import b\n",
+        "scrapy_boilerplate.b": "from . import c\n",
+        "scrapy_boilerplate.c": "from . import a\n",
+        "scrapy_boilerplate.d": "from . import e\n",
+        "scrapy_boilerplate.e": "from . import d\n",
+    }
+
+    def graph(type_checking: bool) -> dict[str, set[str]]:
+        return {
+            module: imported_names(ast.parse(source), module, False, type_checking) & set(sources)
+            for module, source in sources.items()
+        }
+
+    abc = ["scrapy_boilerplate.a", "scrapy_boilerplate.b", "scrapy_boilerplate.c"]
+    de = ["scrapy_boilerplate.d", "scrapy_boilerplate.e"]
+    assert circles(graph(type_checking=True)) == [abc, de]
+    assert circles(graph(type_checking=False)) == [de]
 
 
 def test_nothing_outside_the_testing_subpackage_imports_it():

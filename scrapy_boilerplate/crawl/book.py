@@ -30,7 +30,7 @@ from scrapy_boilerplate.crawl.events import (
 )
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
-from scrapy_boilerplate.store.sharing import Learned
+from scrapy_boilerplate.store.record import StoredModel
 
 
 class SiteBook:
@@ -50,10 +50,10 @@ class SiteBook:
         state = self._states.get(key)
         return state.status if state is not None else None
 
-    def in_use(self, key: SiteKey) -> Learned | None:
+    def in_use(self, key: SiteKey) -> StoredModel | None:
         """The model that cleans ``key``'s items, with its store entry, or None."""
         state = self._states.get(key)
-        return state.learned if state is not None else None
+        return state.in_use if state is not None else None
 
     def items_wait(self, key: SiteKey) -> bool:
         """True when an item of ``key`` should wait for the site's model.
@@ -70,6 +70,10 @@ class SiteBook:
         if state is None or (state.fallback_reason is None and not state.urls and state.model is None):
             return FallbackReason.NOT_SAMPLED
         return state.fallback_reason or FallbackReason.SAMPLE_NOT_FILLED
+
+    def ready(self, key: SiteKey) -> bool:
+        """True when ``key``'s model cleans its items and no new sample of it is under way."""
+        return self.status(key) is DomainStatus.READY
 
     def wants_pages(self, key: SiteKey) -> bool:
         """True while ``key`` collects a sample (its first, or a new one after a template change)."""
@@ -95,7 +99,7 @@ class SiteBook:
         """Sites whose model may come from another worker, but those in ``busy`` (fitting here):
         key -> the store entry of the model in use (or None)."""
         return {
-            key: (state.learned.entry if state.learned else None)
+            key: (state.in_use.entry if state.in_use else None)
             for key, state in self._states.items()
             if key not in busy and (state.model is None or state.status is not DomainStatus.READY)
         }
@@ -104,9 +108,9 @@ class SiteBook:
         """Sites with a model another worker may re-fit, but those in ``busy``: key -> (store
         revision seen, store entry of the model in use)."""
         return {
-            key: (state.revision, state.learned.entry)
+            key: (state.revision, state.in_use.entry)
             for key, state in self._states.items()
-            if state.status is DomainStatus.READY and key not in busy and state.learned is not None
+            if state.status is DomainStatus.READY and key not in busy and state.in_use is not None
         }
 
     def resampling(self) -> list[tuple[SiteKey, int]]:
@@ -125,18 +129,18 @@ class SiteBook:
     def adopt(
         self,
         key: SiteKey,
-        learned: Learned,
+        stored: StoredModel,
         source: ModelSource,
         seconds: float = 0.0,
         saved: bool = False,
         sample_cleans: CleansByUrl | None = None,
     ) -> list[Event]:
-        """``learned`` cleans ``key``'s items from now on (see :class:`ModelReady` for the rest)."""
+        """``stored`` cleans ``key``'s items from now on (see :class:`ModelReady` for the rest)."""
         state = self._states[key]
         replaced = state.model is not None
-        state.adopt(learned)
+        state.adopt(stored)
         self._sampling.done(key)
-        return [ModelReady(key, learned, source, replaced, seconds, saved, sample_cleans or {})]
+        return [ModelReady(key, stored, source, replaced, seconds, saved, sample_cleans or {})]
 
     def resume(self, key: SiteKey, urls: Iterable[str]) -> list[Event]:
         """``key``'s sample was kept in JOBDIR by an earlier run (``urls``): go on filling it."""

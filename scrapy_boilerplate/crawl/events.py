@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.models.base import CleanedPage
-from scrapy_boilerplate.store.sharing import Learned
+from scrapy_boilerplate.store.record import StoredModel
 
 # What has one sample, one fit and one model (today the domain: see domain.site_key); opaque elsewhere.
 SiteKey = str
@@ -51,7 +51,7 @@ class ModelReady:
     of its sample pages)."""
 
     key: SiteKey
-    learned: Learned
+    stored: StoredModel
     source: ModelSource
     replaced: bool
     seconds: float = 0.0

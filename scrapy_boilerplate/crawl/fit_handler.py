@@ -15,9 +15,9 @@ from collections.abc import Callable
 from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.events import Event, FitFailed, FitJob, ModelSource
 from scrapy_boilerplate.crawl.fitting import FitRunner
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
+from scrapy_boilerplate.crawl.site_fit import BUSY, FITTED, INCOMPLETE, FitOutcome
 from scrapy_boilerplate.store import StoreError
-from scrapy_boilerplate.store.sharing import BUSY, FITTED, INCOMPLETE, FitOutcome
 
 
 class FitHandler:
@@ -27,7 +27,7 @@ class FitHandler:
         self,
         runner: FitRunner,
         book: SiteBook,
-        sync: ModelSync,
+        session: StoreSession,
         emit: Callable[[list[Event]], None],
         on_store_lost: Callable[[], None],
         min_pages: int,
@@ -35,7 +35,7 @@ class FitHandler:
         """``min_pages``: the fewest pages a partial job's sample may be fitted on."""
         self.runner = runner
         self.book = book
-        self.sync = sync
+        self.session = session
         self.emit = emit
         self.on_store_lost = on_store_lost
         self.min_pages = min_pages
@@ -50,8 +50,8 @@ class FitHandler:
             return
         seconds = time.perf_counter() - started
         if outcome.store_error is not None:
-            self.sync.failed(f"storing the model of {job.key}", outcome.store_error)
-        if outcome.learned is not None:
+            self.session.failed(f"storing the model of {job.key}", outcome.store_error)
+        if outcome.stored is not None:
             source = (
                 ModelSource.PARTIAL
                 if job.partial
@@ -59,8 +59,8 @@ class FitHandler:
                 if outcome.status == FITTED
                 else ModelSource.SHARED
             )
-            saved = outcome.stored and self.sync.persistent
-            self.emit(self.book.adopt(job.key, outcome.learned, source, seconds, saved, outcome.sample_cleans))
+            saved = outcome.saved and self.session.persistent
+            self.emit(self.book.adopt(job.key, outcome.stored, source, seconds, saved, outcome.sample_cleans))
         elif outcome.status != BUSY:  # the sample was re-opened: keep collecting
             self.book.sample_reopened(job.key)
 
@@ -69,7 +69,7 @@ class FitHandler:
         try:
             return await self.runner.fit(job.key, min_pages)
         except StoreError as exc:
-            if self.sync.go_local(f"fitting the model of {job.key}", exc):
+            if self.session.go_local(f"fitting the model of {job.key}", exc):
                 self.on_store_lost()
                 return FitOutcome(INCOMPLETE)
             return await self.runner.fit(job.key, min_pages)

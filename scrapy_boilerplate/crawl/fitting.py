@@ -25,10 +25,10 @@ from twisted.internet.defer import Deferred, succeed
 
 from scrapy_boilerplate.crawl.cleaner import timed_call
 from scrapy_boilerplate.crawl.events import FitJob, SiteKey
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
+from scrapy_boilerplate.crawl.site_fit import FitOutcome
 from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.sharing import FitOutcome
 
 INLINE_FIT_SECONDS = 0.25
 # Weight of the newest fit in the running mean of fit CPU per sample page.
@@ -104,14 +104,14 @@ class FitQueue:
 class FitRunner:
     """Runs one fit where it costs least (see the module docstring), learning the fits' cost."""
 
-    def __init__(self, sync: ModelSync) -> None:
-        self.sync = sync
+    def __init__(self, session: StoreSession) -> None:
+        self.session = session
         self.per_page: float | None = None  # mean CPU seconds of fitting per sample page
 
     def runs_inline(self, pages: int) -> bool:
         """True when a fit of a local sample of ``pages`` pages runs on the reactor thread."""
         return (
-            not self.sync.shared
+            not self.session.shared
             and pages > 0
             and self.per_page is not None
             and self.per_page * pages <= INLINE_FIT_SECONDS
@@ -119,9 +119,9 @@ class FitRunner:
 
     async def fit(self, domain: str, min_pages: int | None = None) -> FitOutcome:
         """Fit ``domain``'s sample (with ``min_pages``: as it is, if it has that many; see
-        :meth:`ModelSync.fit_partial`); exceptions (a model's, the store's) propagate."""
-        pages = self.sync.local_sample(domain)
-        fit, args = (self.sync.fit, ()) if min_pages is None else (self.sync.fit_partial, (min_pages,))
+        :meth:`StoreSession.fit_partial`); exceptions (a model's, the store's) propagate."""
+        pages = self.session.local_sample(domain)
+        fit, args = (self.session.fit, ()) if min_pages is None else (self.session.fit_partial, (min_pages,))
         if self.runs_inline(len(pages)):
             outcome, seconds = timed_call(fit, domain, pages, *args)
         else:

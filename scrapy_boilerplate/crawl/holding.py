@@ -25,7 +25,7 @@ from typing import Any
 from twisted.internet.defer import Deferred
 
 from scrapy_boilerplate.crawl.fallback import FallbackReason
-from scrapy_boilerplate.store.sharing import Learned
+from scrapy_boilerplate.store.record import StoredModel
 
 # Scrapy's scraper slot counts at least this many bytes per response.
 MIN_HELD_BYTES = 1024
@@ -35,7 +35,7 @@ MIN_HELD_BYTES = 1024
 class WithModel:
     """The site's model is ready: it cleans the item."""
 
-    learned: Learned
+    stored: StoredModel
 
     @property
     def key(self) -> str:

@@ -19,16 +19,15 @@ from scrapy.http import Response
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
-from scrapy_boilerplate.crawl.drift import DriftWatch, clean_and_measure
 from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import Release, ToFallback, WithModel
 from scrapy_boilerplate.crawl.itempages import ItemPage
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
+from scrapy_boilerplate.drift import DriftWatch, Fingerprint, clean_and_measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.rescue import MIN_WORDS, prose_rescue
-from scrapy_boilerplate.store.sharing import Learned
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ class ItemCleaning:
 
     async def clean(self, key: SiteKey, page: ItemPage, release: Release) -> CleanedItem | None:
         """``page`` (of site ``key``) cleaned as ``release`` says; None when every model failed on it."""
-        model = release.learned.model if isinstance(release, WithModel) else None
+        model = release.stored.model if isinstance(release, WithModel) else None
         reason = release.reason if isinstance(release, ToFallback) else None
         cleaned, reason, parsed = await self._cleaned(key, page, model, reason)
         if model is not None:
@@ -90,8 +89,8 @@ class ItemCleaning:
         if last is not None and last[0] is page.response and last[1] is cleaner:
             return last[2], reason, None
         parsed = Page(page.html, page.url)
-        if model is not None and (learned := self.drift.due(key, model)):
-            cleaned, reason = await self._measure(key, learned, parsed)
+        if model is not None and (fingerprint := self.drift.due(key, model)):
+            cleaned, reason = await self._measure(key, model, fingerprint, parsed)
         else:
             cleaned, reason = await self._clean(model, parsed, reason)
         if page.response is not None and cleaned is not None:
@@ -116,14 +115,14 @@ class ItemCleaning:
         return None, None
 
     async def _measure(
-        self, key: SiteKey, learned: Learned, page: Page
+        self, key: SiteKey, model: SiteModel, fingerprint: Fingerprint, page: Page
     ) -> tuple[CleanedPage | None, FallbackReason | None]:
         """Clean with the site's model and feed the drift watch; any error takes the usual path."""
         try:
-            cleaned, unseen = await self.cleaner.run(learned.model, clean_and_measure, learned.model, page, learned)
+            cleaned, unseen = await self.cleaner.run(model, clean_and_measure, model, page, fingerprint)
         except Exception:  # _clean retries, counts and falls back as for any item
-            return await self._clean(learned.model, page, None)
-        self.drift.observe(key, learned, cleaned.removed_share, unseen)
+            return await self._clean(model, page, None)
+        self.drift.observe(key, model, cleaned.removed_share, unseen)
         return cleaned, None
 
     def _rescued(self, cleaned: CleanedPage, page: ItemPage, key: SiteKey, parsed: Page | None) -> CleanedPage | None:

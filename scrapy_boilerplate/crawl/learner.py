@@ -33,7 +33,6 @@ from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.clock import Clock, ReactorClock
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
-from scrapy_boilerplate.crawl.drift import DriftWatch
 from scrapy_boilerplate.crawl.engine_state import EngineView
 from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.events import (
@@ -57,7 +56,7 @@ from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
 from scrapy_boilerplate.crawl.item_cleaning import ItemCleaning
 from scrapy_boilerplate.crawl.item_steps import ItemSteps
 from scrapy_boilerplate.crawl.itempages import ItemPages
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
@@ -66,6 +65,7 @@ from scrapy_boilerplate.crawl.sampler import Sampler
 from scrapy_boilerplate.crawl.stopping import GracefulStop
 from scrapy_boilerplate.crawl.waiting import ModelWait
 from scrapy_boilerplate.crawl.writing import ItemWriter
+from scrapy_boilerplate.drift import DriftMonitor, DriftWatch
 
 logger = logging.getLogger(__name__)
 
@@ -91,21 +91,23 @@ class BoilerplateLearner:
         )
         self.item_pages = ItemPages(crawler)
         self.book = SiteBook(config.sample_size, config.max_sampling_domains)
-        self.sync = ModelSync(config, crawler)
+        self.session = StoreSession(config, crawler)
         self.sample_cleans = SampleCleans(clock)
-        self.sampler = Sampler(self.book, self.sync, self.route, self.store_lost, config.max_page_bytes)
-        self.fit_runner = FitRunner(self.sync)
+        self.sampler = Sampler(self.book, self.session, self.route, self.store_lost, config.max_page_bytes)
+        self.fit_runner = FitRunner(self.session)
         fit_handler = FitHandler(
-            self.fit_runner, self.book, self.sync, self.route, self.store_lost, config.min_sample_size
+            self.fit_runner, self.book, self.session, self.route, self.store_lost, config.min_sample_size
         )
         self.fits = FitQueue(fit_handler.run, self.hold.progressed)  # a fit done brings the next ones closer
-        self.drift = DriftWatch(self.book, self.sync, self.drifted)
+        self.drift = DriftWatch(
+            drift_monitor(config), self.book.ready, self.session.restart_sample, self.session.failed, self.drifted
+        )
         self.stop = GracefulStop(self.book, self.hold.domains, self.fits, self.route, config.min_sample_size)
         self.watcher = QuietWatcher(
             EngineView(crawler), lambda: self.hold.count, self.fits, self.release_unfinished, self.stop.tick, clock
         )
-        self.poller = SharedStorePoller(self.book, self.sync, self.fits, self.route, self.store_lost, clock)
-        self.recovery = HeldItemRecovery(config, self.sync, crawler, self.item_pages, self.sampler.offer, clock)
+        self.poller = SharedStorePoller(self.book, self.session, self.fits, self.route, self.store_lost, clock)
+        self.recovery = HeldItemRecovery(config, self.session, crawler, self.item_pages, self.sampler.offer, clock)
         self.item_steps = self._item_steps()
 
     def _item_steps(self) -> ItemSteps:
@@ -184,13 +186,13 @@ class BoilerplateLearner:
             self.stats.inc_value(keys.MODELS_REFITTED)
         elif event.source is ModelSource.SHARED:
             self.stats.inc_value(keys.MODELS_SHARED)
-        self.drift.watch(event.key, event.learned)
+        self.drift.watch(event.key, event.stored)
         self._log_adoption(event)
         self.sample_cleans.keep(event.key, event.sample_cleans)
-        self.hold.release_domain(event.key, WithModel(event.learned))
+        self.hold.release_domain(event.key, WithModel(event.stored))
 
     def _log_adoption(self, event: ModelReady) -> None:
-        entry = event.learned.entry
+        entry = event.stored.entry
         if event.source in (ModelSource.FITTED, ModelSource.PARTIAL):
             removed = [cleaned.removed_share for _, cleaned in event.sample_cleans.values()]
             logger.info(
@@ -228,6 +230,18 @@ class BoilerplateLearner:
         self.stats.inc_value(keys.ERRORS.format(kind=type(event.error).__name__))
         logger.warning("boilerplate: fitting %s on %s failed (%r)", self.config.model.label, event.key, event.error)
 
+    def _report_unfinished_samples(self) -> None:
+        """At the crawl's end, say which sites changed template but never filled their new sample."""
+        for key, pages in self.book.resampling():
+            logger.info(
+                "boilerplate: the crawl ended before %s's new sample filled after its template changed "
+                "(%d of %d pages): its items were cleaned by the model fitted before the change, and "
+                "this crawl stores no newer one",
+                key,
+                pages,
+                self.config.sample_size,
+            )
+
     # -- signals ----------------------------------------------------------------------------------
     def spider_opened(self, **_: Any) -> None:
         """Start watching the engine, polling a shared store, and recording waiting items on it."""
@@ -251,11 +265,11 @@ class BoilerplateLearner:
                 len(self.fits),
             )
             await maybe_deferred_to_future(self.fits.finished())
-        self.drift.report_unfinished()
+        self._report_unfinished_samples()
         self.hold.release_all(ToFallback(FallbackReason.CLOSING))
         self.item_pages.clear()
         self.recovery.stop()
-        self.sync.close()
+        self.session.close()
         total = self.stats.get_value(keys.CHARS_TOTAL, 0)
         if total:
             self.stats.set_value(keys.REMOVED_SHARE, round(self.stats.get_value(keys.CHARS_REMOVED, 0) / total, 4))
@@ -265,6 +279,13 @@ class BoilerplateLearner:
             if key.startswith(keys.ITEMS_SKIPPED.split("{")[0])
         }
         self.report.log_summary(skipped)
+
+
+def drift_monitor(config: BoilerplateConfig) -> DriftMonitor | None:
+    """The drift monitor the settings ask for (None: BOILERPLATE_DRIFT_ENABLED is off)."""
+    if not config.drift_enabled:
+        return None
+    return DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every, warmup=config.drift_window)
 
 
 # Events that only count: the stats key of each.

@@ -16,7 +16,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.clock import Clock, looping_call
 from scrapy_boilerplate.crawl.events import Event, ModelSource, SiteKey
-from scrapy_boilerplate.crawl.persistence import ModelSync, PollResult
+from scrapy_boilerplate.crawl.persistence import PollResult, StoreSession
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.store import StoreError
 
@@ -30,7 +30,7 @@ class SharedStorePoller:
     def __init__(
         self,
         book: SiteBook,
-        sync: ModelSync,
+        session: StoreSession,
         fitting: Container[SiteKey],
         emit: Callable[[list[Event]], None],
         on_store_lost: Callable[[], None],
@@ -38,7 +38,7 @@ class SharedStorePoller:
     ) -> None:
         """``fitting``: the sites fitting here (the fit queue), which wait for no other worker."""
         self.book = book
-        self.sync = sync
+        self.session = session
         self.fitting = fitting
         self.emit = emit
         self.on_store_lost = on_store_lost
@@ -49,7 +49,7 @@ class SharedStorePoller:
 
     def start(self, interval: float) -> None:
         """Look every ``interval`` seconds, if the store is shared."""
-        if self.sync.shared and not self._loop.running:
+        if self.session.shared and not self._loop.running:
             self._loop.start(interval, now=False)
 
     def stop(self) -> None:
@@ -73,9 +73,9 @@ class SharedStorePoller:
 
     async def _look(self, waiting: dict[str, Any], ready: dict[str, Any]) -> None:
         try:
-            results: list[PollResult] = await run_in_thread(self.sync.poll, waiting, ready)
+            results: list[PollResult] = await run_in_thread(self.session.poll, waiting, ready)
         except StoreError as exc:
-            if self.sync.go_local("polling the shared store", exc):
+            if self.session.go_local("polling the shared store", exc):
                 self.on_store_lost()
             return
         finally:
@@ -92,5 +92,5 @@ class SharedStorePoller:
             self.book.seen_revision(key, result.revision)
         elif result.state is not None:
             in_use = self.book.in_use(key)
-            if self.sync.needs_fit(result.state, in_use.entry if in_use else None):
+            if self.session.needs_fit(result.state, in_use.entry if in_use else None):
                 self.emit(self.book.sample_complete(key, fit_here=True))

@@ -38,7 +38,7 @@ from scrapy_boilerplate.crawl.engine_state import send_to_item_pipelines, spider
 from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.itemrecords import HeldRecord, UnrecordableItem, decode_record, encode_record
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.page import Page
@@ -57,7 +57,7 @@ class HeldItemRecovery:
     def __init__(
         self,
         config: BoilerplateConfig,
-        sync: ModelSync,
+        session: StoreSession,
         crawler: Crawler,
         item_pages: ItemPages,
         offer_page: Callable[[SiteKey, Page], None],
@@ -65,7 +65,7 @@ class HeldItemRecovery:
     ) -> None:
         """``offer_page(key, page)`` offers a taken-over item's page to its site's sample."""
         self.config = config
-        self.sync = sync
+        self.session = session
         self.crawler = crawler
         self.stats = crawler.stats
         self.item_pages = item_pages
@@ -88,12 +88,12 @@ class HeldItemRecovery:
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
         """Start beating and looking (``spider_opened``), when the store is shared."""
-        sync = self.sync
-        if not sync.shared or self.records is not None:
+        session = self.session
+        if not session.shared or self.records is not None:
             return
-        client, prefix = sync.store.client, sync.store.prefix  # type: ignore[attr-defined]  # a RedisStore
-        self.records = HeldItemRecords(client, prefix, sync.learning.spider, self.worker)
-        sync.coordinator.lock_owner = self.worker  # type: ignore[attr-defined]  # a RedisCoordinator
+        client, prefix = session.store.client, session.store.prefix  # type: ignore[attr-defined]  # a RedisStore
+        self.records = HeldItemRecords(client, prefix, session.samples.spider, self.worker)
+        session.coordinator.lock_owner = self.worker  # type: ignore[attr-defined]  # a RedisCoordinator
         for signal in (signals.item_dropped, signals.item_error):  # it left before the plugin's pipeline
             self.crawler.signals.connect(self._left_early, signal=signal)
         self._loop.start(self.interval, now=True)
@@ -108,13 +108,13 @@ class HeldItemRecovery:
             self._remove_unremoved()
             self.records.leave()
         except StoreError as exc:
-            self.sync.failed("ending the heartbeat", exc)
+            self.session.failed("ending the heartbeat", exc)
         if self._unremoved:
             logger.warning(
                 "boilerplate: %d records of items this worker exported could not be removed from %s; another "
                 "worker may export those items again",
                 len(self._unremoved),
-                self.sync.location,
+                self.session.location,
             )
 
     # -- the pipeline's side ------------------------------------------------------------------
@@ -125,7 +125,7 @@ class HeldItemRecovery:
 
     async def record(self, item: Any, url: str, html: str | None) -> None:
         """Record ``item``, which starts waiting, with its page (``html`` None: the item carries it)."""
-        if self.records is None or self.has_record(item) or not self.sync.shared:
+        if self.records is None or self.has_record(item) or not self.session.shared:
             return  # (a worker gone on without its shared store records nothing new)
         try:
             data = encode_record(item, url, html)
@@ -136,7 +136,7 @@ class HeldItemRecovery:
         try:
             await run_in_thread(self.records.put, record_id, data)
         except StoreError as exc:
-            self.sync.failed("recording a waiting item", exc)
+            self.session.failed("recording a waiting item", exc)
             return
         self._ids[id(item)] = (item, record_id)
         self.stats.inc_value(keys.RECOVERY_RECORDED)
@@ -150,7 +150,7 @@ class HeldItemRecovery:
         try:
             outcome = await run_in_thread(self.records.remove, entry[1])
         except StoreError as exc:
-            self.sync.failed("removing a waiting item's record", exc)
+            self.session.failed("removing a waiting item's record", exc)
             self._unremoved.append(entry[1])
             return True
         if outcome == TAKEN_OVER:
@@ -191,7 +191,7 @@ class HeldItemRecovery:
         try:
             claimed = await run_in_thread(self._beat_and_claim, claim)
         except StoreError as exc:
-            self.sync.failed("looking for dead workers' items", exc)
+            self.session.failed("looking for dead workers' items", exc)
             return
         finally:
             self._busy = False

@@ -18,7 +18,7 @@ from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.domain import DomainStatus
 from scrapy_boilerplate.crawl.events import Event, Evicted, ModelSource, SiteKey
 from scrapy_boilerplate.crawl.page_checks import sample_skip_reason
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.page import Page
 
 logger = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class Sampler:
     def __init__(
         self,
         book: SiteBook,
-        sync: ModelSync,
+        session: StoreSession,
         emit: Callable[[list[Event]], None],
         on_store_lost: Callable[[], None],
         max_page_bytes: int,
@@ -39,10 +39,10 @@ class Sampler:
         larger pages reaching the pipeline join no sample."""
         self.book = book
         self.max_page_bytes = max_page_bytes
-        self.sync = sync
+        self.session = session
         self.emit = emit
         self.on_store_lost = on_store_lost
-        self._resumed = set(sync.open_samples())  # partial samples kept in JOBDIR by an earlier run
+        self._resumed = set(session.open_samples())  # partial samples kept in JOBDIR by an earlier run
         if self._resumed:
             logger.info(
                 "boilerplate: going on with the partial samples of %d domains kept in JOBDIR", len(self._resumed)
@@ -60,10 +60,10 @@ class Sampler:
             return
         if not self.book.sampling(key):
             self._make_room(key)
-        offer = self.sync.offer(key, page)
+        offer = self.session.offer(key, page)
         if offer is None:  # the shared store is gone: sample again, in this process
             self.on_store_lost()
-            offer = self.sync.offer(key, page)
+            offer = self.session.offer(key, page)
         if offer is None:
             self.emit(self.book.page_offered(key, page.url, False, None))
         else:
@@ -88,16 +88,16 @@ class Sampler:
         if key in self.book:
             return
         self.book.open(key)
-        stored = self.sync.load(key)
+        stored = self.session.load(key)
         if stored is not None:
             self.emit(self.book.adopt(key, stored, ModelSource.STORED))
         elif key in self._resumed:
-            self.emit(self.book.resume(key, self.sync.sample_urls(key)))
+            self.emit(self.book.resume(key, self.session.sample_urls(key)))
 
     def _make_room(self, key: SiteKey) -> None:
         """Bound sample memory: past BOILERPLATE_MAX_SAMPLING_DOMAINS, sites give up their samples."""
         events = self.book.make_room(key)
         for event in events:
             if isinstance(event, Evicted):
-                self.sync.drop_sample(event.key)
+                self.session.drop_sample(event.key)
         self.emit(events)

@@ -41,9 +41,9 @@ class ModelWait:
         """How ``item`` of site ``key`` (``page``: its page) goes on; waits while the site's model is coming."""
         if not key:
             return ToFallback(FallbackReason.NO_URL)
-        learned = self.book.in_use(key)
-        if learned is not None:
-            return WithModel(learned)
+        in_use = self.book.in_use(key)
+        if in_use is not None:
+            return WithModel(in_use)
         if not self.book.items_wait(key):
             return ToFallback(self.book.fallback_reason(key))
         held = self.hold.hold(key, page.size)

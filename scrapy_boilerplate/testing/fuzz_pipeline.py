@@ -19,7 +19,6 @@ class PipelineProbe:
         from scrapy_boilerplate.crawl.learner import BoilerplateLearner
         from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
         from scrapy_boilerplate.store.record import StoredModel
-        from scrapy_boilerplate.store.sharing import Learned
 
         settings = {"BOILERPLATE_CLEAN_IN_THREAD": False, "BOILERPLATE_HOLD_MAX_BYTES": 1_000_000}
         crawler = get_crawler(settings_dict=settings)
@@ -31,11 +30,7 @@ class PipelineProbe:
             crawler.stats.open_spider()
         learner = BoilerplateLearner.from_crawler(crawler)
         learner.book.open(domain)
-        learner.route(
-            learner.book.adopt(
-                domain, Learned.from_stored(StoredModel.new("fuzz", domain, model, 1)), ModelSource.STORED
-            )
-        )
+        learner.route(learner.book.adopt(domain, StoredModel.new("fuzz", domain, model, 1), ModelSource.STORED))
         self.pipeline = BoilerplatePipeline(learner.item_steps)
         self.url = f"http://{domain}/item"
         self.model = model

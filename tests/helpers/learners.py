@@ -11,7 +11,6 @@ from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 
 
 def make_learner(clock: Any = None, **settings: Any) -> BoilerplateLearner:
@@ -21,12 +20,12 @@ def make_learner(clock: Any = None, **settings: Any) -> BoilerplateLearner:
     return BoilerplateLearner(BoilerplateConfig.from_settings(crawler.settings), crawler, clock)
 
 
-def use_model(learner: BoilerplateLearner, domain: str, model: SiteModel, pages: int = 6) -> Learned:
+def use_model(learner: BoilerplateLearner, domain: str, model: SiteModel, pages: int = 6) -> StoredModel:
     """Put ``model`` (fitted on ``pages`` pages) to use for ``domain``, as a model stored before the crawl."""
-    learned = Learned.from_stored(StoredModel.new("test", domain, model, pages))
+    stored = StoredModel.new("test", domain, model, pages)
     learner.book.open(domain)
-    learner.route(learner.book.adopt(domain, learned, ModelSource.STORED))
-    return learned
+    learner.route(learner.book.adopt(domain, stored, ModelSource.STORED))
+    return stored
 
 
 def pipeline_of(learner: BoilerplateLearner, spidercls: type | None = None) -> BoilerplatePipeline:
