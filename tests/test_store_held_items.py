@@ -114,3 +114,33 @@ def test_a_worker_that_leaves_with_nothing_held_is_forgotten(records):
     assert worker.remove("w:0") == "removed"
     worker.leave()
     assert other.holders() == {}
+
+
+def test_a_dead_worker_that_held_no_item_is_found_and_its_fit_locks_released(records, redis_url):
+    import redis
+
+    from scrapy_boilerplate.store.redis_backend import key
+    from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
+
+    dead, live = records("dead"), records("live")
+    dead.beat(10)
+    live.beat(10)
+    coordinator = RedisCoordinator(redis.Redis.from_url(redis_url), dead.prefix)
+    coordinator.lock_owner = "dead"
+    assert coordinator.acquire_fit_lock("spider", "a.example", 120) is not None  # it dies fitting
+    assert live.dead_workers() == [] and live.holders() == {}  # it held no item: no holder to find
+    dead.client.delete(key(dead.prefix, "alive", "spider", "dead"))  # its heartbeat lapses, as the key expiring does
+    assert live.dead_workers() == ["dead"]
+    assert live.release_locks("dead") == 1
+    live.forget("dead")
+    assert live.dead_workers() == []
+    coordinator.lock_owner = "live"
+    assert coordinator.acquire_fit_lock("spider", "a.example", 120) is not None  # fitted at once, not in 120 s
+    coordinator.client.close()
+
+
+def test_a_worker_that_leaves_is_not_taken_for_dead(records):
+    worker, other = records("w"), records("other")
+    worker.beat(10)
+    worker.leave()
+    assert other.dead_workers() == []

@@ -205,10 +205,10 @@ class HeldItemRecovery:
         self._remove_unremoved()
         holders = self.records.holders()
         self._others_holding = bool(holders)
+        if claim:
+            self._release_dead_workers_locks([w for w, alive in holders.items() if not alive])
         claimed: list[tuple[str, bytes]] = []
         for worker, alive in holders.items():
-            if claim and not alive and self.records.release_locks(worker):
-                logger.info("boilerplate: worker %s stopped beating; its fit locks are released", worker)
             if claim and not alive and len(claimed) < CLAIM_BATCH:
                 taken = self.records.claim(worker, CLAIM_BATCH - len(claimed))
                 if taken:
@@ -220,6 +220,15 @@ class HeldItemRecovery:
                     )
                 claimed += taken
         return claimed
+
+    def _release_dead_workers_locks(self, dead_holders: list[str]) -> None:
+        """(worker thread) Delete the fit locks of the workers whose heartbeat expired, holding items or
+        not, so their domains are fitted at once rather than after the locks' TTL."""
+        assert self.records is not None  # typing: started
+        for worker in sorted({*self.records.dead_workers(), *dead_holders}):
+            if self.records.release_locks(worker):
+                logger.info("boilerplate: worker %s stopped beating; its fit locks are released", worker)
+            self.records.forget(worker)
 
     def _remove_unremoved(self) -> None:
         assert self.records is not None  # typing: started
