@@ -28,27 +28,20 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
+import scrapy_boilerplate.crawl.events as events
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.clock import Clock, ReactorClock
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
+from scrapy_boilerplate.crawl.decision_log import (
+    log_fell_back,
+    log_fit_failed,
+    log_model_ready,
+    log_unfinished_samples,
+)
 from scrapy_boilerplate.crawl.engine_state import EngineView
 from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
-from scrapy_boilerplate.crawl.events import (
-    Drifted,
-    Event,
-    Evicted,
-    FellBack,
-    FitDue,
-    FitFailed,
-    ItemsReleased,
-    ModelReady,
-    ModelSource,
-    PageOffered,
-    SampleResumed,
-    SiteKey,
-)
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.fit_handler import FitHandler
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
@@ -68,11 +61,6 @@ from scrapy_boilerplate.crawl.writing import ItemWriter
 from scrapy_boilerplate.drift import DriftMonitor, DriftWatch
 
 logger = logging.getLogger(__name__)
-
-PARTIAL_NOTE = (
-    " (the crawl is stopping before its sample of {size} pages filled: this model cleans this crawl's"
-    " waiting items and is not stored)"
-)
 
 
 class BoilerplateLearner:
@@ -139,22 +127,22 @@ class BoilerplateLearner:
         return learner
 
     # -- events -----------------------------------------------------------------------------------
-    def route(self, events: Iterable[Event]) -> None:
+    def route(self, happened: Iterable[events.Event]) -> None:
         """Act on each event of a site's change: its waiting items, the fit queue, the stats and the log."""
-        for event in events:
-            if isinstance(event, ModelReady):
+        for event in happened:
+            if isinstance(event, events.ModelReady):
                 self._model_ready(event)
-            elif isinstance(event, FellBack):
+            elif isinstance(event, events.FellBack):
                 self._fell_back(event)
-            elif isinstance(event, ItemsReleased):
+            elif isinstance(event, events.ItemsReleased):
                 self.hold.release_domain(event.key, ToFallback(event.reason))
-            elif isinstance(event, FitDue):
+            elif isinstance(event, events.FitDue):
                 self.fits.submit(event.job)
-            elif isinstance(event, PageOffered):
+            elif isinstance(event, events.PageOffered):
                 if event.accepted:
                     self.stats.inc_value(keys.SAMPLE_PAGES)
                 self.hold.progressed((event.key,))
-            elif isinstance(event, FitFailed):
+            elif isinstance(event, events.FitFailed):
                 self._fit_failed(event)
             else:
                 self.stats.inc_value(_COUNTED[type(event)])
@@ -164,83 +152,42 @@ class BoilerplateLearner:
         self.poller.stop()
         self.book.samples_lost()
 
-    def drifted(self, key: SiteKey) -> None:
+    def drifted(self, key: events.SiteKey) -> None:
         """``key``'s template changed: it samples again while its model keeps cleaning."""
         self.book.drifted(key)
-        self.route([Drifted(key)])
+        self.route([events.Drifted(key)])
 
     def release_unfinished(self) -> None:
         """The crawl went quiet: sites still sampling fall back and their items go on."""
         self.route(self.book.unfilled_fall_back(self.hold.domains()))
 
-    def _model_ready(self, event: ModelReady) -> None:
-        if event.source in (ModelSource.FITTED, ModelSource.PARTIAL):
+    def _model_ready(self, event: events.ModelReady) -> None:
+        if event.source in (events.ModelSource.FITTED, events.ModelSource.PARTIAL):
             self.stats.inc_value(keys.MODELS_FITTED)
             # Scrapy annotates the increment as int; its stats collectors add any number.
             self.stats.inc_value(keys.FIT_SECONDS, round(event.seconds, 3))  # type: ignore[arg-type]
         if event.saved:
             self.stats.inc_value(keys.STORE_SAVED)
-        if event.source is ModelSource.PARTIAL:
+        if event.source is events.ModelSource.PARTIAL:
             self.stats.inc_value(keys.MODELS_PARTIAL)
-        elif event.source is ModelSource.FITTED and event.replaced:
+        elif event.source is events.ModelSource.FITTED and event.replaced:
             self.stats.inc_value(keys.MODELS_REFITTED)
-        elif event.source is ModelSource.SHARED:
+        elif event.source is events.ModelSource.SHARED:
             self.stats.inc_value(keys.MODELS_SHARED)
         self.drift.watch(event.key, event.stored)
-        self._log_adoption(event)
+        log_model_ready(event, self.config.model.label, self.config.sample_size)
         self.sample_cleans.keep(event.key, event.sample_cleans)
         self.hold.release_domain(event.key, WithModel(event.stored))
 
-    def _log_adoption(self, event: ModelReady) -> None:
-        entry = event.stored.entry
-        if event.source in (ModelSource.FITTED, ModelSource.PARTIAL):
-            removed = [cleaned.removed_share for _, cleaned in event.sample_cleans.values()]
-            logger.info(
-                "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text%s",
-                "re-fitted" if event.replaced else "fitted",
-                self.config.model.label,
-                event.key,
-                entry.pages,
-                event.seconds,
-                100 * (sum(removed) / len(removed) if removed else 0.0),
-                PARTIAL_NOTE.format(size=self.config.sample_size) if event.source is ModelSource.PARTIAL else "",
-            )
-        else:
-            logger.info(
-                "boilerplate: using the stored %s model of %s (fitted on %d pages by %s)",
-                entry.model,
-                event.key,
-                entry.pages,
-                entry.fitter or "another crawl",
-            )
-
-    def _fell_back(self, event: FellBack) -> None:
+    def _fell_back(self, event: events.FellBack) -> None:
         """``event.key`` has no model coming for now: count it and let its waiting items go on."""
         self.stats.inc_value(keys.DOMAINS_FALLBACK)
-        logger.info(
-            "boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
-            event.key,
-            event.reason.what,
-            event.sampled,
-            self.config.fallback.label,
-        )
+        log_fell_back(event, self.config.fallback.label)
         self.hold.release_domain(event.key, ToFallback(event.reason))
 
-    def _fit_failed(self, event: FitFailed) -> None:
+    def _fit_failed(self, event: events.FitFailed) -> None:
         self.stats.inc_value(keys.ERRORS.format(kind=type(event.error).__name__))
-        logger.warning("boilerplate: fitting %s on %s failed (%r)", self.config.model.label, event.key, event.error)
-
-    def _report_unfinished_samples(self) -> None:
-        """At the crawl's end, say which sites changed template but never filled their new sample."""
-        for key, pages in self.book.resampling():
-            logger.info(
-                "boilerplate: the crawl ended before %s's new sample filled after its template changed "
-                "(%d of %d pages): its items were cleaned by the model fitted before the change, and "
-                "this crawl stores no newer one",
-                key,
-                pages,
-                self.config.sample_size,
-            )
+        log_fit_failed(event, self.config.model.label)
 
     # -- signals ----------------------------------------------------------------------------------
     def spider_opened(self, **_: Any) -> None:
@@ -265,7 +212,7 @@ class BoilerplateLearner:
                 len(self.fits),
             )
             await maybe_deferred_to_future(self.fits.finished())
-        self._report_unfinished_samples()
+        log_unfinished_samples(self.book.resampling(), self.config.sample_size)
         self.hold.release_all(ToFallback(FallbackReason.CLOSING))
         self.item_pages.clear()
         self.recovery.stop()
@@ -290,7 +237,7 @@ def drift_monitor(config: BoilerplateConfig) -> DriftMonitor | None:
 
 # Events that only count: the stats key of each.
 _COUNTED: dict[type, str] = {
-    Evicted: keys.DOMAINS_EVICTED,
-    Drifted: keys.DRIFT_DETECTED,
-    SampleResumed: keys.SAMPLE_RESUMED,
+    events.Evicted: keys.DOMAINS_EVICTED,
+    events.Drifted: keys.DRIFT_DETECTED,
+    events.SampleResumed: keys.SAMPLE_RESUMED,
 }
