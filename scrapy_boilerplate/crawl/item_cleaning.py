@@ -2,10 +2,10 @@
 
 Cheapest first: the fit's own clean of a sample page (:mod:`sample_cleans`), then the clean of the
 item before it (a listing page's items share their response), then a clean now, where it costs
-least (:class:`~scrapy_boilerplate.crawl.cleaner.Cleaner`).  One page in N of a site is measured for
-drift on the same parsed tree (:mod:`drift`).  A failing site model falls back; an output without a
-word is replaced by the page's longest prose block (:mod:`scrapy_boilerplate.rescue`), read from the
-tree the clean parsed.
+least (:class:`~scrapy_boilerplate.crawl.cleaner.Cleaner`).  One page in N of a site is measured
+for drift on the same parsed tree (:mod:`scrapy_boilerplate.drift`).  A failing site model falls
+back; an output without a word is replaced by the page's longest prose block
+(:mod:`scrapy_boilerplate.rescue`), read from the tree the clean parsed.
 """
 
 from __future__ import annotations

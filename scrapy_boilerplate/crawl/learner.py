@@ -10,7 +10,7 @@ parts each receive only what they use:
   :class:`~scrapy_boilerplate.crawl.fit_handler.FitHandler`;
 - :class:`~scrapy_boilerplate.crawl.holding.HoldQueue`: items waiting for their site's model;
 - :class:`~scrapy_boilerplate.crawl.sample_cleans.SampleCleans`: a fit's cleans of its sample pages;
-- :class:`~scrapy_boilerplate.crawl.drift.DriftWatch`, :class:`~scrapy_boilerplate.crawl.polling.SharedStorePoller`,
+- :class:`~scrapy_boilerplate.drift.watch.DriftWatch`, :class:`~scrapy_boilerplate.crawl.polling.SharedStorePoller`,
   :class:`~scrapy_boilerplate.crawl.quiet.QuietWatcher`, :class:`~scrapy_boilerplate.crawl.stopping.GracefulStop`
   and :class:`~scrapy_boilerplate.crawl.recovery.HeldItemRecovery`.
 
