@@ -85,3 +85,23 @@ def test_an_output_of_a_few_words_is_left_as_the_model_made_it():
     item = process(pipeline, {"url": "http://news.example/1", "html": PAGE})
     assert item["text"] == "Dredging plan" and item["boilerplate_model"] == "test_keeps_nothing"
     assert pipeline.stats.get_value(keys.ITEMS_RESCUED) is None
+
+
+class ReadsTheTree(KeepsNothing):
+    """Keeps nothing of a page after reading its tree, as a model that recognises nothing on it does."""
+
+    name = "test_reads_the_tree"
+
+    def _clean(self, page: Page) -> CleanedPage:
+        assert len(page.body)  # parses the page, once, into the tree it keeps
+        return super()._clean(page)
+
+
+def test_the_rescue_reads_the_tree_the_clean_parsed(monkeypatch):
+    parses = []
+    parse = Page._parse
+    monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or parse(page))
+    pipeline = pipeline_with(ReadsTheTree().fit([]))
+    item = process(pipeline, {"url": "http://news.example/1", "html": PAGE})
+    assert item["text"] == PROSE and item["boilerplate_model"] == "test_reads_the_tree (prose block)"
+    assert parses == ["http://news.example/1"]  # the clean's parse, and no second one for the rescue
