@@ -19,8 +19,9 @@ from twisted.python.failure import Failure
 T = TypeVar("T")
 
 # The latest responses whose clean is kept for their items still to come (items of a few pages
-# can interleave in the pipelines); a response is kept alive as long as its entry.
-KEPT_PAGES = 8
+# can interleave in the pipelines); a response, and the tree its clean may still read, stay alive
+# as long as its entry.
+KEPT_PAGES = 4
 
 
 @dataclass

@@ -89,11 +89,15 @@ def main(spec_path: str) -> None:
 
     install_reactor(REACTOR)
     from scrapy.crawler import CrawlerRunner
+    from scrapy.settings import default_settings
     from scrapy.utils.log import configure_logging
     from twisted.internet import defer, reactor
 
     register_test_models()
-    configure_logging(install_root_handler=False)
+    if hasattr(default_settings, "LOG_INSTALL_ROOT_HANDLER"):  # each crawl's handler is added in crawl_one
+        configure_logging({"LOG_INSTALL_ROOT_HANDLER": False})
+    else:  # Scrapy before 2.19 takes it as an argument only
+        configure_logging(install_root_handler=False)
     logging.getLogger().setLevel(logging.DEBUG)  # each crawl's handler filters at its LOG_LEVEL
     specs = json.loads(Path(spec_path).read_text())
     runner = CrawlerRunner({"TWISTED_REACTOR": REACTOR})
