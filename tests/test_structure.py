@@ -5,6 +5,7 @@ from __future__ import annotations
 import lxml.etree
 import lxml.html
 import pytest
+from helpers.harbour_site import TOPICS, article_page
 
 from scrapy_boilerplate.html import iter_blocks, parse_html, to_text
 from scrapy_boilerplate.html.structure import kept_blocks_html, kept_html
@@ -12,37 +13,6 @@ from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
-
-TOPICS = ["tide tables", "harbour dredging", "ferry timetables", "lighthouse repairs", "net mending", "pier lights"]
-
-
-def article_page(number: int) -> Page:
-    """A page of a small harbour site: a header menu, a sidebar and a footer around an article
-    with headings, a list, a table, code and a quote."""
-    topic = TOPICS[number]
-    prose = " ".join(
-        f"Sentence {i} about {topic} tells the reader what the committee decided on day {i + number}." for i in range(6)
-    )
-    return Page(
-        f"""<html><head><title>{topic} | Harbour Notes</title></head><body>
-<header><nav><ul><li><a href="/">Home</a></li><li><a href="/archive">Archive</a></li>
-<li><a href="/about">About us</a></li></ul></nav></header>
-<div class="layout"><article class="post"><h1>Notes on {topic}</h1>
-<p class="lead" style="color:red">{prose}</p>
-<h2>Steps taken for {topic}</h2>
-<ul><li>Survey the {topic} site in week {number}</li><li>Order the parts for {topic}</li>
-<li>Report the costs of {topic} to the board</li></ul>
-<h2>Costs of {topic}</h2>
-<table class="costs"><tr><th>Item</th><th>Cost</th></tr><tr><td>Labour for {topic}</td><td>{100 + number} pounds</td></tr>
-<tr><td>Materials for {topic}</td><td>{200 + number} pounds</td></tr></table>
-<pre><code>schedule --topic "{topic}" --week {number}</code></pre>
-<blockquote><p>The {topic} work is done, said the <em>harbour master</em> in <a href="/people/{number}">a statement</a>.</p></blockquote>
-<p>{prose}</p></article>
-<aside class="sidebar"><h3>Popular posts</h3><ul><li><a href="/p/1">Old boats</a></li><li><a href="/p/2">Gull census</a></li></ul></aside></div>
-<footer><p>Copyright Harbour Notes. All rights reserved.</p><ul><li><a href="/privacy">Privacy</a></li></ul></footer>
-<script>var tracking = "secret";</script></body></html>""",
-        f"https://harbour.example/notes/{number}",
-    )
 
 
 @pytest.fixture(scope="module")

@@ -24,43 +24,10 @@ import lxml.etree
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS, Block, ancestors_of
 from scrapy_boilerplate.html.clean import NON_CONTENT_TAGS
 
-_KEPT_TAGS: frozenset[str] = frozenset(
-    [
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "p",
-        "ul",
-        "ol",
-        "li",
-        "dl",
-        "dt",
-        "dd",
-        "table",
-        "caption",
-        "thead",
-        "tbody",
-        "tfoot",
-        "tr",
-        "th",
-        "td",
-        "pre",
-        "code",
-        "blockquote",
-        "a",
-        "em",
-        "strong",
-        "br",
-        "hr",
-        "img",
-        "sub",
-        "sup",
-        "del",
-    ]
-)
+_HEADINGS: frozenset[str] = frozenset(f"h{level}" for level in range(1, 7))
+_TABLE_PARTS: frozenset[str] = frozenset({"table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td"})
+_KEPT_TAGS: frozenset[str] = _HEADINGS | _TABLE_PARTS | {"p", "ul", "ol", "li", "dl", "dt", "dd", "pre", "blockquote"}
+_KEPT_TAGS |= {"a", "em", "strong", "code", "sub", "sup", "del", "br", "hr", "img"}  # inline
 _RENAMED: dict[str, str] = {
     "b": "strong",
     "i": "em",
@@ -91,6 +58,10 @@ _ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "th": ("colspan", "rowspan"),
     "ol": ("start",),
 }
+# What a data table's cells never hold: a table holding one is a page's layout, not data.
+_LAYOUT_CELL_CONTENT: tuple[str, ...] = tuple(
+    sorted(BLOCK_TAGS - {"caption", "tbody", "td", "tfoot", "th", "thead", "tr", "body", "hr", "br"})
+)
 # Where each tag may stand; elsewhere it is written as a <div> (an orphan cell or item).
 _CONTEXT: dict[str, frozenset[str]] = {
     "li": frozenset({"ul", "ol"}),
@@ -135,6 +106,8 @@ class _Writer:
         context = _CONTEXT.get(tag)
         if context is not None and self.open[-1][0] not in context:
             tag = "div"
+        elif tag == "table" and next(element.iterdescendants(*_LAYOUT_CELL_CONTENT), None) is not None:
+            tag = "div"  # a layout table: its rows and cells are written as <div>s too (see _CONTEXT)
         names = _ATTRIBUTES.get(tag)
         attributes = ""
         if names is not None:
