@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scrapy_boilerplate.corpus import find_sites
+from scrapy_boilerplate.corpus import find_sites, page_name
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.progress import Progress, wants_progress
@@ -92,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
         "lists, tables, code; needs the markdown extra) or json (<page>.json: url, text, markdown, title, "
         "author, published, language, page_type and the model that cleaned it; needs the markdown extra)",
     )
-    extract.add_argument("in_dir", type=_existing_dir, help="directory of sites (each folder of *.html is a site)")
+    extract.add_argument(
+        "in_dir", type=_existing_dir, help="directory of sites (each folder of *.html or *.html.gz pages is a site)"
+    )
     extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt (.md, .json) files are written")
     extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
@@ -189,7 +191,7 @@ def run_extract(args: argparse.Namespace) -> int:
             rescued = prose_rescue(page.cleaned, page.page) if page.cleaned and page.page else None
             rescues += rescued is not None
             content = _page_file(args.format, page, rescued or page.cleaned)
-            (target_dir / (page.path.stem + FORMATS[args.format])).write_text(content, encoding="utf-8")
+            (target_dir / (page_name(page.path) + FORMATS[args.format])).write_text(content, encoding="utf-8")
         pages += len(outcome.pages)
         failures += outcome.failures
         logger.info(
@@ -225,6 +227,8 @@ def _page_file(output_format: str, outcome: PageOutcome, cleaned: CleanedPage | 
 def run_bench(args: argparse.Namespace) -> int:
     """Score each model and peer and print the side-by-side table."""
     from scrapy_boilerplate.evaluation.bench import count_lost, format_markdown, format_table, run_isolated
+    from scrapy_boilerplate.evaluation.breakdown import breakdown_markdown, breakdowns, format_breakdown
+    from scrapy_boilerplate.evaluation.manifest import page_labels
     from scrapy_boilerplate.evaluation.peers import PEERS, PeerUnavailableError, load_peer
 
     peers = [name.strip() for name in args.compare.split(",") if name.strip()]
@@ -247,9 +251,11 @@ def run_bench(args: argparse.Namespace) -> int:
     for name in peers:
         rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions, show))
     count_lost(rows)
-    print(format_table(rows))
+    tables = breakdowns(rows, page_labels(args.data_dir))
+    print("\n\n".join([format_table(rows), *map(format_breakdown, tables)]))
     if args.md:
-        args.md.write_text(format_markdown(rows), encoding="utf-8")
+        markdown = [format_markdown(rows), *map(breakdown_markdown, tables)]
+        args.md.write_text("\n".join(markdown), encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps([asdict(row) for row in rows], indent=1), encoding="utf-8")
     return 0
