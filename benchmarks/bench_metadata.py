@@ -99,6 +99,33 @@ def htmldate_reader() -> Callable[[str, str], Fields]:
     return read
 
 
+def site_ceiling(pages: list[dict[str, Any]], ours_right: dict[tuple[str, str], bool]) -> str:
+    """What reading a site's byline from where its other pages show it could gain at most: on hosts
+    with two pages or more, the pages whose gold author (date) ours misses while another page of
+    the host has its gold author (date) right."""
+    hosts: dict[str, list[dict[str, Any]]] = {}
+    for page in pages:
+        hosts.setdefault(page["site"], []).append(page)
+    several = [host for host in hosts.values() if len(host) >= 2]
+    counts = []
+    for field, gold in (("author", "author"), ("published", "publish_date")):
+        missed = sum(
+            1
+            for host in several
+            for page in host
+            if page[gold] is not None
+            and not ours_right[page["path"], field]
+            and any(
+                other is not page and other[gold] is not None and ours_right[other["path"], field] for other in host
+            )
+        )
+        counts.append(f"{field} {missed}")
+    return (
+        f"site ceiling: {len(several)} hosts with 2+ pages ({sum(map(len, several))} pages); pages whose gold "
+        f"ours misses while another page of the host is right: {', '.join(counts)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("manifest", type=Path)
@@ -117,6 +144,7 @@ def main() -> None:
     scores: dict[str, Counter[str]] = {name: Counter() for name in readers}
     seconds: Counter[str] = Counter()
     wrong: list[dict[str, Any]] = []
+    ours_right: dict[tuple[str, str], bool] = {}
     for page in pages:
         html = (args.pages_dir / f"{page['path']}.html").read_text(encoding="utf-8", errors="replace")
         gold = {"title": page["title"], "author": page["author"], "published": page["publish_date"]}
@@ -127,6 +155,8 @@ def main() -> None:
             for field, value in found.items():
                 ok = right(field, value, gold[field])
                 scores[name][field] += ok
+                if name == "ours":
+                    ours_right[page["path"], field] = ok
                 if not ok and name == "ours":
                     wrong.append({"path": page["path"], "field": field, "found": value, "gold": gold[field]})
     print(f"{len(pages)} pages; share right (time as a ratio to ours)")
@@ -138,6 +168,8 @@ def main() -> None:
             for f in ("title", "author", "published")
         ]
         print(f"| {name} | {' | '.join(cells)} | {seconds[name] / max(seconds['ours'], 1e-9):.2f} |")
+    if "ours" in readers:
+        print(site_ceiling(pages, ours_right))
     if args.errors:
         args.errors.write_text(json.dumps(wrong, indent=1, ensure_ascii=False), encoding="utf-8")
 

@@ -24,7 +24,8 @@ _AUTHOR_MARK = re.compile(r"author|byline|writer", re.I)
 _PAGE_TAGS = frozenset({"body", "html"})
 MAX_DATE_WORDS = 12  # a longer text is a paragraph that mentions a date, not a byline's date
 MAX_AUTHOR_WORDS = 5
-_BY = re.compile(r"^\s*(?:(?:written|posted|published|reviewed|posted)\s+)?by\s*:?\s+", re.I)
+_BY = re.compile(r"^\s*(?:(?:written|posted|published|reviewed)\s+)?by\s*:?\s+", re.I)
+_LABEL = re.compile(r"^(?:(?:written|posted|published|reviewed)\s+)?by$", re.I)  # a byline's label alone
 _AFTER_NAME = re.compile(r"\s*(?:[|•·/]|\s-\s|\bon\b|\bupdated\b|\bpublished\b).*$", re.I | re.S)
 
 
@@ -72,9 +73,11 @@ def byline_date(heading: lxml.etree._Element) -> str | None:
 def author_name(text: str) -> str | None:
     """A byline's name: without "By", and what follows the name (a date, a separator); None when
     what is left is no name (empty, a link, a handle, a sentence, the word "author")."""
-    text = _AFTER_NAME.sub("", _BY.sub("", normalize_space(text)))
-    text = text.strip(" ,:")
-    if not text or "://" in text or text.startswith("@") or "author" in text.lower():
+    text = normalize_space(text)
+    if "://" in text or "@" in text:  # a link or an address, not a name
+        return None
+    text = _AFTER_NAME.sub("", _BY.sub("", text)).strip(" ,:")
+    if not text or _LABEL.match(text) or "author" in text.lower():
         return None
     if len(text.split()) > MAX_AUTHOR_WORDS or any(char.isdigit() for char in text):
         return None
