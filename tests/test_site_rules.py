@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import lxml.etree
 import pytest
 from parsel.csstranslator import HTMLTranslator
 
 from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.siterules.paths import PathFinder
+from scrapy_boilerplate.models.fusion.siterules.repeats import RepeatIndex
 from scrapy_boilerplate.models.fusion.siterules.rule import SiteRule
 from scrapy_boilerplate.models.fusion.siterules.selectors import PinnedRules, path_selector
 from scrapy_boilerplate.page import Page
@@ -72,7 +75,9 @@ def test_a_learned_path_prints_as_a_selector_that_finds_its_blocks_on_another_pa
 
 def test_pinned_selectors_decide_by_the_nearest_match_and_boilerplate_wins_a_tie() -> None:
     page, blocks = blocks_of(PAGE)
-    pinned = PinnedRules.from_mapping({"content": ["div.entry", ".comments"], "boilerplate": [".entry h1", ".comments"]})
+    pinned = PinnedRules.from_mapping(
+        {"content": ["div.entry", ".comments"], "boilerplate": [".entry h1", ".comments"]}
+    )
     decisions = pinned.decide(page.tree, [block.element for block in blocks])
     assert decisions.decided.tolist() == [True, True, True, False, True]  # the related link: no selector reaches it
     assert decisions.keep.tolist() == [False, True, True, False, False]
@@ -86,3 +91,39 @@ def test_a_bad_pinned_selector_is_refused_with_its_text() -> None:
         PinnedRules.from_mapping({"keep": ["p"]})
     with pytest.raises(ValueError, match="must be a list"):
         PinnedRules.from_mapping({"content": "p"})
+
+
+def product(name: str, weight: str) -> str:
+    return (
+        '<html><body><nav class="menu"><a href="/">Home</a> <a href="/shop">Shop</a></nav>'
+        f'<div class="product"><h1 class="name">{name}</h1><p class="blurb">The {name} is made for long days outdoors.</p>'
+        f'<table class="specs"><tr><th>Weight</th><td>{weight}</td></tr></table></div>'
+        '<footer class="foot">Free returns within 30 days</footer></body></html>'
+    )
+
+
+def repeat_rows(index: RepeatIndex, html: str) -> dict[str, list[float]]:
+    page, blocks = blocks_of(html)
+    paths = PathFinder().paths(block.element for block in blocks)
+    rows = index.features(html, paths, [block.text for block in blocks])
+    return {block.text: row.tolist() for block, row in zip(blocks, rows, strict=True)}
+
+
+def test_repeats_tell_a_repeated_text_from_a_repeated_place_with_new_text() -> None:
+    sample = [product("Trail tent", "2.1 kg"), product("Summit stove", "0.4 kg"), product("Canyon pack", "1.3 kg")]
+    index = RepeatIndex()
+    for html in sample:
+        page, blocks = blocks_of(html)
+        index.add_page(html, PathFinder().paths(b.element for b in blocks), [b.text for b in blocks])
+    rows = repeat_rows(index, product("River kayak", "19 kg"))
+    # path_share, text_share, path_text_same, in_varying_core
+    assert rows["Home Shop"] == [1.0, 1.0, 1.0, 0.0]  # the menu: same place, same text, outside what varies
+    assert rows["River kayak"] == [1.0, 0.0, 0.0, 1.0]  # the product name: same place, new text
+    assert rows["Weight"] == [1.0, 1.0, 1.0, 1.0]  # a spec label repeats, but among the text that varies
+    assert rows["Free returns within 30 days"][3] == 0.0
+    own = repeat_rows(index, sample[0])  # a sample page is compared with the other two only
+    assert own["Trail tent"] == [1.0, 0.0, 0.0, 1.0]
+    assert RepeatIndex.from_state(index.state()) == index
+    lone = RepeatIndex()
+    lone.add_page(sample[0], ["p"], ["x"])
+    assert all(math.isnan(value) for value in repeat_rows(lone, sample[0])["Trail tent"])  # no other page

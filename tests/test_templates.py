@@ -15,7 +15,10 @@ def signature(html: str) -> frozenset[int]:
 
 
 def listing(i: int) -> str:
-    items = "".join(f'<li class="card"><a href="/p/{j}">Product {j}</a><span class="price">{j} EUR</span></li>' for j in range(i, i + 12))
+    items = "".join(
+        f'<li class="card"><a href="/p/{j}">Product {j}</a><span class="price">{j} EUR</span></li>'
+        for j in range(i, i + 12)
+    )
     return (
         '<html><body><header class="top"><nav class="menu"><a href="/">Home</a></nav></header>'
         f'<main class="grid"><h1 class="title">Category {i}</h1><ul class="cards">{items}</ul>'
@@ -43,7 +46,9 @@ def test_layout_variants_of_an_article_template_stay_one_template() -> None:
 def test_the_cap_holds_on_a_site_whose_every_page_differs() -> None:
     pages = []
     for i in range(30):
-        nested = "".join(f'<div class="level{i}-{k}"><section class="s{k}-{i}x">text {k}</section></div>' for k in range(4))
+        nested = "".join(
+            f'<div class="level{i}-{k}"><section class="s{k}-{i}x">text {k}</section></div>' for k in range(4)
+        )
         pages.append(f'<html><body><div class="{chr(97 + i % 26)}wrap{"x" * i}">{nested}</div></body></html>')
     groups = TemplateGroups(cap=5)
     assigned = groups.group(signature(html) for html in pages)

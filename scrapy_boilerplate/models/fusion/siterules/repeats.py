@@ -92,10 +92,12 @@ class RepeatIndex:
     def from_state(cls, state: Any) -> RepeatIndex:
         """Rebuild what :meth:`state` gave; raise ``ModelFormatError`` on anything else."""
         try:
-            counts = [Counter({int(k): int(n) for k, n in state[name]}) for name in ("paths", "texts", "pairs")]
-            index = cls(int(state["pages"]), *counts, [int(d) for d in state["digests"]])
+            paths, texts, pairs = (
+                Counter({int(k): int(n) for k, n in state[name]}) for name in ("paths", "texts", "pairs")
+            )
+            index = cls(int(state["pages"]), paths, texts, pairs, [int(d) for d in state["digests"]])
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelFormatError(f"bad repeat index state: {exc!r}") from None
-        if len(index.digests) != index.pages or any(n > index.pages for c in counts for n in c.values()):
+        if len(index.digests) != index.pages or any(n > index.pages for c in (paths, texts, pairs) for n in c.values()):
             raise ModelFormatError("bad repeat index state: counts over its page count")
         return index

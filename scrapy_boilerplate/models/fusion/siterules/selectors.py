@@ -100,7 +100,7 @@ class PinnedRules:
         for selectors, content in ((self.content, True), (self.boilerplate, False)):
             for selector in selectors:
                 for element in _compiled(selector)(root):
-                    if isinstance(element, Element) and marks.get(element, (True, ""))[0]:
+                    if isinstance(element, Element):  # boilerplate, matched last, wins a tie
                         marks[element] = (content, selector)
         decided = np.zeros(len(elements), dtype=bool)
         keep = np.zeros(len(elements), dtype=bool)
