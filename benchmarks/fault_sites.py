@@ -100,7 +100,7 @@ class FaultyHandler(QuietHandler):
 def serve_faulty(root: Path, faults: dict[int, str]) -> AbstractContextManager[str]:
     """Serve ``root`` with ``faults`` on a loopback port; the context gives the base URL."""
     handler = functools.partial(FaultyHandler, faults=faults, attempts=Counter(), lock=threading.Lock())
-    return serve_directory(root, handler=handler)
+    return serve_directory(root, handler_class=handler)
 
 
 def serve_faulty_sites(stack: ExitStack, root: Path, sites: int, pages: int) -> tuple[list[str], Counter]:

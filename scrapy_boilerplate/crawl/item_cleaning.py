@@ -1,18 +1,19 @@
 """The pipeline's second step: an item's page cleaned by the model its release carries, or the fallback.
 
-Cheapest first: the fit's own clean of a sample page (:mod:`sample_cleans`), then the clean of the
-item before it (a listing page's items share their response), then a clean now, where it costs
-least (:class:`~scrapy_boilerplate.crawl.cleaner.Cleaner`).  One page in N of a site is measured
-for drift on the same parsed tree (:mod:`scrapy_boilerplate.drift`).  A failing site model falls
-back; an output without a word is replaced by the page's longest prose block
-(:mod:`scrapy_boilerplate.rescue`), read from the tree the clean parsed.
+Cheapest first: the fit's own clean of a sample page (:mod:`sample_cleans`), then the clean of its
+page that another item of it made or is making (a listing page's items share their response, see
+:mod:`pagecleans`), then a clean now, where it costs least
+(:class:`~scrapy_boilerplate.crawl.cleaner.Cleaner`).  One page in N of a site is measured for drift
+on the same parsed tree (:mod:`scrapy_boilerplate.drift`).  A failing site model falls back; an
+output without a word is replaced by the page's longest prose block (:mod:`scrapy_boilerplate.rescue`),
+read from the tree the clean parsed, once per page.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scrapy.http import Response
@@ -23,6 +24,7 @@ from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import Release, ToFallback, WithModel
 from scrapy_boilerplate.crawl.itempages import ItemPage
+from scrapy_boilerplate.crawl.pagecleans import PageCleans
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
 from scrapy_boilerplate.drift import DriftWatch, Fingerprint, clean_and_measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
@@ -63,39 +65,46 @@ class ItemCleaning:
         self.resample = resample
         self.stats = stats
         self._rescued_sites: set[SiteKey] = set()
-        self._last: tuple[Any, SiteModel, CleanedPage] | None = None  # (response, model, clean): listing pages
+        self.page_cleans: PageCleans[CleanedItem | None] = PageCleans()
 
     async def clean(self, key: SiteKey, page: ItemPage, release: Release) -> CleanedItem | None:
         """``page`` (of site ``key``) cleaned as ``release`` says; None when every model failed on it."""
         model = release.stored.model if isinstance(release, WithModel) else None
         reason = release.reason if isinstance(release, ToFallback) else None
-        cleaned, reason, parsed = await self._cleaned(key, page, model, reason)
+        cleaned = await self._cleaned(key, page, model, reason)
         if model is not None:
             self.resample(key, page.url, page.html, page.response)
-        if cleaned is None:
-            return None
-        rescued = self._rescued(cleaned, page, key, parsed)
-        return CleanedItem(rescued or cleaned, reason, rescued is not None)
+        if cleaned is not None and cleaned.rescued:
+            self._report_rescue(cleaned.cleaned, key, page.url)
+        return cleaned
 
     async def _cleaned(
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
-    ) -> tuple[CleanedPage | None, FallbackReason | None, Page | None]:
-        """The clean (see the module docstring), the fallback's reason, and the page it parsed (if any)."""
+    ) -> CleanedItem | None:
+        """The clean (see the module docstring); the fallback's reason is the item's own, else the clean's."""
+        cleaner = model or self.fallback
         if model is not None:
             kept = self.sample_cleans.take(key, page.url, page.html)
             if kept is not None:
-                return kept, None, None
-        last, cleaner = self._last, model or self.fallback
-        if last is not None and last[0] is page.response and last[1] is cleaner:
-            return last[2], reason, None
+                item = self._rescued(kept, None, page, None)
+                if page.response is not None:
+                    self.page_cleans.keep(page.response, cleaner, item)
+                return item
+        if page.response is None:
+            return await self._fresh(key, page, model, reason)
+        shared = await self.page_cleans.share(page.response, cleaner, lambda: self._fresh(key, page, model, reason))
+        return replace(shared, reason=reason) if shared is not None and reason is not None else shared
+
+    async def _fresh(
+        self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
+    ) -> CleanedItem | None:
+        """Clean the page now (measured for drift when due), the prose rescue read from the tree it parsed."""
         parsed = Page(page.html, page.url)
         if model is not None and (fingerprint := self.drift.due(key, model)):
             cleaned, reason = await self._measure(key, model, fingerprint, parsed)
         else:
             cleaned, reason = await self._clean(model, parsed, reason)
-        if page.response is not None and cleaned is not None:
-            self._last = (page.response, cleaner, cleaned)
-        return cleaned, reason, parsed
+        return self._rescued(cleaned, reason, page, parsed) if cleaned is not None else None
 
     async def _clean(
         self, model: SiteModel | None, page: Page, reason: FallbackReason | None
@@ -125,21 +134,25 @@ class ItemCleaning:
         self.drift.observe(key, model, cleaned.removed_share, unseen)
         return cleaned, None
 
-    def _rescued(self, cleaned: CleanedPage, page: ItemPage, key: SiteKey, parsed: Page | None) -> CleanedPage | None:
-        """The page's longest prose block when the model kept no text of it (see
-        :mod:`scrapy_boilerplate.rescue`), read from ``parsed`` when the clean parsed the page; said once per site."""
+    def _rescued(
+        self, cleaned: CleanedPage, reason: FallbackReason | None, page: ItemPage, parsed: Page | None
+    ) -> CleanedItem:
+        """``cleaned``, or the page's longest prose block when the model kept no text of it (see
+        :mod:`scrapy_boilerplate.rescue`), read from ``parsed`` when a clean parsed the page."""
         if len(cleaned.text.split(None, MIN_WORDS)) >= MIN_WORDS:  # the usual case: nothing to read
-            return None
+            return CleanedItem(cleaned, reason)
         rescued = prose_rescue(cleaned, parsed or Page(page.html, page.url))
-        if rescued is not None:
-            self.stats.inc_value(keys.ITEMS_RESCUED)
-            if key not in self._rescued_sites:
-                self._rescued_sites.add(key)
-                logger.info(
-                    "boilerplate: %s kept no text of %s; the item gets the page's longest prose block "
-                    "instead (%d characters; the model field says so)",
-                    cleaned.model,
-                    page.url,
-                    len(rescued.text),
-                )
-        return rescued
+        return CleanedItem(rescued or cleaned, reason, rescued is not None)
+
+    def _report_rescue(self, rescued: CleanedPage, key: SiteKey, url: str) -> None:
+        """Count an item that got the prose block; say it once per site."""
+        self.stats.inc_value(keys.ITEMS_RESCUED)
+        if key not in self._rescued_sites:
+            self._rescued_sites.add(key)
+            logger.info(
+                "boilerplate: %s kept no text of %s; the item gets the page's longest prose block "
+                "instead (%d characters; the model field says so)",
+                rescued.model,
+                url,
+                len(rescued.text),
+            )

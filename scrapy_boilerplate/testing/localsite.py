@@ -25,14 +25,15 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve_directory(
-    root: str | Path, port: int = 0, handler: Callable[..., SimpleHTTPRequestHandler] = QuietHandler
+    root: str | Path, port: int = 0, handler_class: Callable[..., SimpleHTTPRequestHandler] = QuietHandler
 ) -> Iterator[str]:
     """Serve ``root`` on the loopback address in a background thread; yields the base URL.
 
-    ``handler`` answers each request: a :class:`SimpleHTTPRequestHandler` (or a factory of one, such
-    as a ``functools.partial`` of a subclass), given ``directory=root``.
+    ``handler_class`` answers the requests: a ``SimpleHTTPRequestHandler`` subclass (or a factory of
+    one, such as a ``functools.partial`` of it), given ``directory=root``.  Tests serve pages compressed
+    or redirected with one, the fault benchmark serves errors and cut connections.
     """
-    server = ThreadingHTTPServer((LOOPBACK, port), functools.partial(handler, directory=str(root)))
+    server = ThreadingHTTPServer((LOOPBACK, port), functools.partial(handler_class, directory=str(root)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True)
     thread.start()
