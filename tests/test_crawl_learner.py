@@ -15,6 +15,7 @@ from scrapy_boilerplate.crawl.events import ModelSource
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
+from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.sample_cleans import KEPT_SECONDS
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
@@ -281,3 +282,36 @@ def test_a_refit_still_running_when_the_crawl_closes_is_finished_before_the_stat
     assert closed.called
     assert lrn.stats.get_value(keys.MODELS_REFITTED) == 1 and lrn.stats.get_value(keys.MODELS_FITTED) == 2
     assert "re-fitted" in caplog.text and "new sample filled" not in caplog.text
+
+
+class QuietEngine:
+    """An engine with nothing left but the waiting items (the two questions the quiet watcher asks)."""
+
+    def closing(self) -> bool:
+        return False
+
+    def only_items_left(self, waiting: int) -> bool:
+        return True
+
+
+def quiet_watcher(clock: Clock, released: list[float]) -> QuietWatcher:
+    watcher = QuietWatcher(QuietEngine(), lambda: 1, [], lambda: released.append(clock.seconds()), list, clock)
+    watcher.start(1.0)  # a look every 0.25 s
+    return watcher
+
+
+def test_the_crawl_is_quiet_after_a_period_of_looks_that_found_only_waiting_items():
+    clock, released = Clock(), []
+    quiet_watcher(clock, released)
+    clock.pump([0.25] * 6)
+    assert released == [1.25]  # quiet from the first look (0.25 s) to the fifth: one period
+
+
+def test_a_stalled_reactor_counts_as_one_look_not_as_a_quiet_period():
+    clock, released = Clock(), []
+    quiet_watcher(clock, released)
+    clock.pump([0.25, 0.25])  # two looks find it quiet
+    clock.advance(1.0)  # a stall: one late look, before anything that came meanwhile was scraped
+    assert released == []
+    clock.pump([0.25] * 3)
+    assert released == [2.0]  # two more looks after the late one, past the period
