@@ -96,7 +96,7 @@ def _site_name(metas: dict[str, str]) -> str | None:
 
 def strip_site_name(title: str, site: str | None) -> str:
     """``title`` without the site's name that ``<title>`` and og:title often add (``Page | Site``):
-    the part naming the site goes, else the longest part stays."""
+    the part naming the site goes, else the first part stays (the page's own name leads)."""
     parts = [part for part in _TITLE_SEPARATOR.split(title) if part]
     if len(parts) < 2:
         return title
@@ -104,7 +104,7 @@ def strip_site_name(title: str, site: str | None) -> str:
         named = [part for part in parts if part.lower() != site.lower()]
         if len(named) < len(parts):
             return " - ".join(named) if named else title
-    return max(parts, key=lambda part: len(part.split()))
+    return parts[0]
 
 
 def _agree(heading: str, title: str) -> bool:
