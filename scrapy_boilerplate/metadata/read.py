@@ -21,6 +21,9 @@ from scrapy_boilerplate.tokenize import tokenize
 
 FIELDS: tuple[str, ...] = ("title", "author", "published", "language")
 
+_ITEMPROP_AUTHOR = lxml.etree.XPath(".//*[@itemprop='author']")
+_ITEMPROP_PUBLISHED = lxml.etree.XPath(".//*[@itemprop='datePublished']")
+_ITEMPROP_NAME = lxml.etree.XPath(".//*[@itemprop='name']")
 TITLE_METAS = ("og:title", "twitter:title", "dc.title", "headline")
 AUTHOR_METAS = ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl")
 DATE_METAS = (
@@ -138,8 +141,8 @@ def _author(nodes: list[dict[str, Any]], metas: dict[str, str], tree: lxml.etree
         return "json-ld", ", ".join(dict.fromkeys(names))
     if (found := _first(metas, AUTHOR_METAS)) and (name := author_name(found[1])):
         return f"meta:{found[0]}", name
-    for element in body_of(tree).iterfind(".//*[@itemprop='author']"):
-        named = element.find(".//*[@itemprop='name']")
+    for element in _ITEMPROP_AUTHOR(body_of(tree)):
+        named = next(iter(_ITEMPROP_NAME(element)), None)
         name = (named.get("content") if named is not None else None) or raw_text(
             named if named is not None else element
         )
@@ -164,7 +167,7 @@ def _published(nodes: list[dict[str, Any]], metas: dict[str, str], tree: lxml.et
     for name in DATE_METAS:
         if name in metas and (date := parse_date(metas[name])):
             return f"meta:{name}", date
-    for element in body_of(tree).iterfind(".//*[@itemprop='datePublished']"):
+    for element in _ITEMPROP_PUBLISHED(body_of(tree)):
         if date := _date_in(element):
             return "microdata", date
     heading = headline(body_of(tree))
