@@ -10,7 +10,7 @@ import types
 import attrs
 import pytest
 import scrapy
-from helpers.crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CleanCounter, CommonBlocks
 from helpers.scrapy_compat import opened_crawler
 from itemadapter import ItemAdapter
 from scrapy.http import HtmlResponse
@@ -289,15 +289,18 @@ def test_an_item_without_html_is_cleaned_from_its_response_and_never_carries_the
 
 
 def test_every_item_of_a_listing_page_gets_the_page_text_from_one_clean():
-    pipeline = make_pipeline(fitted())
+    model = CleanCounter().fit([Page(p.html, p.url) for p in SITE])
+    pipeline = make_pipeline(model)
     response = html_response(SITE[1])
     items = [{"url": f"{SITE[1].url}#entry-{i}", "n": i} for i in range(5)]
     for item in items:
         pipeline.pages.link(item, response)
     texts = {process(pipeline, item)["text"] for item in items}
-    assert len(texts) == 1 and SITE[1].article_text.split("\n\n")[1][:60] in texts.pop()
-    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CommonBlocks.name)) == 5
-    assert pipeline.cleaner._means.get(CommonBlocks.name, (0,))[0] <= 1  # one clean, not five
+    assert len(texts) == 1, texts  # each clean ends with its own number: five cleans make five texts
+    text = texts.pop()
+    assert SITE[1].article_text.split("\n\n")[1][:60] in text and text.endswith("clean #1")
+    assert model.cleans == 1
+    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CleanCounter.name)) == 5
 
 
 @pytest.mark.parametrize("item_type", [dict, DeclaredItem, DataItem])

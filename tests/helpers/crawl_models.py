@@ -58,3 +58,20 @@ class ThreadReporter(CommonBlocks):
         cleaned = super()._clean(page)
         text = f"{cleaned.text}\ncleaned in {threading.current_thread().name}"
         return CleanedPage(text, "", self.name, cleaned.total_chars, cleaned.kept_chars)
+
+
+class CleanCounter(CommonBlocks):
+    """:class:`CommonBlocks` that counts its cleans: each text ends with ``clean #N`` (this model's Nth),
+    so items cleaned from one clean carry the same number and a clean per item shows as new numbers."""
+
+    name = "test_clean_counter"
+
+    def __init__(self, share: float = 0.5) -> None:
+        super().__init__(share)
+        self.cleans = 0
+
+    def _clean(self, page: Page) -> CleanedPage:
+        self.cleans += 1
+        cleaned = super()._clean(page)
+        text = f"{cleaned.text}\nclean #{self.cleans}"
+        return CleanedPage(text, "", self.name, cleaned.total_chars, cleaned.kept_chars)
