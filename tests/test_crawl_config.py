@@ -10,7 +10,6 @@ from scrapy.settings import Settings
 from scrapy_boilerplate.crawl import Addon, BoilerplateLearner, BoilerplatePipeline
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL, DEFAULT_MODEL, SETTINGS, BoilerplateConfig
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
-from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
 from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 from scrapy_boilerplate.models.registry import registry
 
@@ -82,12 +81,12 @@ def _components(settings: Settings) -> dict[str, dict]:
     return {name: settings.getdict(name) for name in names}
 
 
-def test_addon_adds_its_components():
+def test_addon_adds_the_four_components():
     plain, with_addon = Settings(), Settings()
     Addon().update_settings(with_addon)
     added = {name: set(after) - set(_components(plain)[name]) for name, after in _components(with_addon).items()}
     assert added == {
-        "EXTENSIONS": {BoilerplateLearner, SharedSeenPages},
+        "EXTENSIONS": {BoilerplateLearner},
         "DOWNLOADER_MIDDLEWARES": {BoilerplateSamplingMiddleware},
         "SPIDER_MIDDLEWARES": {BoilerplateSpiderMiddleware},
         "ITEM_PIPELINES": {BoilerplatePipeline},

@@ -8,14 +8,12 @@ from scrapy_boilerplate.crawl.config import SCRAPY_SLOT_DEFAULT, SETTINGS
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
-from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
 from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 
 # Positions: sampling sees responses after decompression (590), redirects (600) and retries (550);
 # cleaning runs before typical user pipelines (300), so they see the text.
 COMPONENTS: tuple[tuple[str, type, int], ...] = (
     ("EXTENSIONS", BoilerplateLearner, 500),
-    ("EXTENSIONS", SharedSeenPages, 500),  # scrapy-redis crawls only
     ("DOWNLOADER_MIDDLEWARES", BoilerplateSamplingMiddleware, 540),
     ("SPIDER_MIDDLEWARES", BoilerplateSpiderMiddleware, 550),
     ("ITEM_PIPELINES", BoilerplatePipeline, 200),

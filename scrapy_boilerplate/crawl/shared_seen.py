@@ -3,7 +3,7 @@
 Scrapy's start requests (and scrapy-redis's ``RedisSpider`` seeds) have ``dont_filter=True``: the
 scheduler neither checks nor records them in the dupefilter.  In one process that already fetches
 a start page twice when another page links to it; on scrapy-redis every worker of the crawl may
-then fetch and export it again.  Under the scrapy-redis scheduler this extension adds each such
+then fetch and export it again.  Under the scrapy-redis scheduler this watcher adds each such
 request's fingerprint to the shared dupefilter as the request is scheduled.  It drops nothing:
 the request goes on as Scrapy meant, and only later *filtered* requests for the same page are
 left out, as for any page seen.  A start request of this worker that the shared set already held
@@ -17,7 +17,6 @@ from typing import Any
 
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
 
 from scrapy_boilerplate.store.factory import uses_scrapy_redis
 
@@ -28,7 +27,7 @@ REPEAT_META = ("retry_times", "redirect_times")
 
 
 class SharedSeenPages:
-    """Records unfiltered requests in the scrapy-redis dupefilter (an extension, added by the add-on)."""
+    """Records unfiltered requests in the scrapy-redis dupefilter (connected by the learner)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -36,13 +35,13 @@ class SharedSeenPages:
         self._failed = False
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SharedSeenPages:
-        """Only under the scrapy-redis scheduler, with the plugin enabled."""
-        if not crawler.settings.getbool("BOILERPLATE_ENABLED", True) or not uses_scrapy_redis(crawler.settings):
-            raise NotConfigured("not a scrapy-redis crawl")
-        extension = cls(crawler)
-        crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
-        return extension
+    def connect(cls, crawler: Crawler) -> SharedSeenPages | None:
+        """Watch the requests scheduled in a scrapy-redis crawl (None for any other scheduler)."""
+        if not uses_scrapy_redis(crawler.settings):
+            return None
+        watcher = cls(crawler)
+        crawler.signals.connect(watcher.request_scheduled, signal=signals.request_scheduled)
+        return watcher
 
     def _dupefilter(self) -> Any:
         engine = self.crawler.engine
