@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from scrapy_boilerplate.corpus import find_sites
+from scrapy_boilerplate.corpus import find_sites, page_name
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.progress import Progress, wants_progress
@@ -79,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_SAMPLE_SIZE,
         help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})",
     )
-    extract.add_argument("in_dir", type=_existing_dir, help="directory of sites (each folder of *.html is a site)")
+    extract.add_argument(
+        "in_dir", type=_existing_dir, help="directory of sites (each folder of *.html or *.html.gz pages is a site)"
+    )
     extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
     extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
@@ -171,7 +173,7 @@ def run_extract(args: argparse.Namespace) -> int:
             rescued = prose_rescue(page.cleaned, page.page) if page.cleaned and page.page else None
             rescues += rescued is not None
             text = rescued.text if rescued is not None else page.text
-            (target_dir / (page.path.stem + ".txt")).write_text(text, encoding="utf-8")
+            (target_dir / (page_name(page.path) + ".txt")).write_text(text, encoding="utf-8")
         pages += len(outcome.pages)
         failures += outcome.failures
         logger.info(
@@ -194,6 +196,8 @@ def run_extract(args: argparse.Namespace) -> int:
 def run_bench(args: argparse.Namespace) -> int:
     """Score each model and peer and print the side-by-side table."""
     from scrapy_boilerplate.evaluation.bench import count_lost, format_markdown, format_table, run_isolated
+    from scrapy_boilerplate.evaluation.breakdown import breakdown_markdown, breakdowns, format_breakdown
+    from scrapy_boilerplate.evaluation.manifest import page_labels
     from scrapy_boilerplate.evaluation.peers import PEERS, PeerUnavailableError, load_peer
 
     peers = [name.strip() for name in args.compare.split(",") if name.strip()]
@@ -216,9 +220,11 @@ def run_bench(args: argparse.Namespace) -> int:
     for name in peers:
         rows.append(run_isolated("peer", args.data_dir, name, args.sample_size, args.predictions, show))
     count_lost(rows)
-    print(format_table(rows))
+    tables = breakdowns(rows, page_labels(args.data_dir))
+    print("\n\n".join([format_table(rows), *map(format_breakdown, tables)]))
     if args.md:
-        args.md.write_text(format_markdown(rows), encoding="utf-8")
+        markdown = [format_markdown(rows), *map(breakdown_markdown, tables)]
+        args.md.write_text("\n".join(markdown), encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps([asdict(row) for row in rows], indent=1), encoding="utf-8")
     return 0
