@@ -10,12 +10,11 @@ is a single-page extractor: the site features are missing and the trees route th
 
 from __future__ import annotations
 
-import html as html_lib
 from functools import partial
 from typing import Any
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.html.serialize import outer_html
+from scrapy_boilerplate.html.structure import kept_blocks_html
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
 from scrapy_boilerplate.models.fusion.decide import page_threshold
 from scrapy_boilerplate.models.fusion.explain import decisions
@@ -27,16 +26,6 @@ from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
 BLOCK_SEPARATOR = "\n\n"
-
-
-def _block_html(block: Block) -> str:
-    if block.leaf:
-        return outer_html(block.element)
-    return f"<p>{html_lib.escape(block.text)}</p>"
-
-
-def _kept_html(kept: list[Block]) -> str:
-    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
 
 
 @register
@@ -97,7 +86,9 @@ class FusionModel(SiteModel):
         total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
         explained = partial(decisions, page, blocks, keep, weights.trees, weights.names, matrix, probability, threshold)
         score = float(probability.max()) if len(probability) else 0.0
-        return CleanedPage(text, partial(_kept_html, kept), self.name, total, len(text), score, explained)
+        return CleanedPage(
+            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), score, explained
+        )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return {"site": self._evidence.state()}, {}
