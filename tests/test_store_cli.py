@@ -156,6 +156,14 @@ def test_an_unreachable_redis_store_exits_2(capsys):
     assert line.startswith("models list: ") and url in line
 
 
+def fill(store: DirectoryStore, spider: str, domains: dict[str, int]) -> None:
+    """A pvalue model per domain, fitted on that many pages and stored now (so later calls store later models)."""
+    for domain, n in domains.items():
+        pages = [Page(s.html, s.url) for s in make_site(domain, n, seed=len(domain))]
+        model = create_model("pvalue").fit(pages)
+        store.put(StoredModel.new(spider, domain, model, n, fit_baseline(model, pages)))
+
+
 def test_import_keeps_a_stored_model_fitted_on_more_pages_or_later_unless_forced(tmp_path: Path, capsys):
     older, newer = tmp_path / "older", tmp_path / "newer"
     fill(DirectoryStore(older), "news", {"a.example": 3, "b.example": 9})
