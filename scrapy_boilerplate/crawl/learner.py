@@ -55,6 +55,7 @@ from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
 from scrapy_boilerplate.crawl.sampler import Sampler
+from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
 from scrapy_boilerplate.crawl.stopping import GracefulStop
 from scrapy_boilerplate.crawl.waiting import ModelWait
 from scrapy_boilerplate.crawl.writing import ItemWriter
@@ -96,6 +97,7 @@ class BoilerplateLearner:
         )
         self.poller = SharedStorePoller(self.book, self.session, self.fits, self.route, self.store_lost, clock)
         self.recovery = HeldItemRecovery(config, self.session, crawler, self.item_pages, self.sampler.offer, clock)
+        self.seen_pages = SharedSeenPages.connect(crawler)  # scrapy-redis: unfiltered requests join the "seen" set
         self.item_steps = self._item_steps()
 
     def _item_steps(self) -> ItemSteps:

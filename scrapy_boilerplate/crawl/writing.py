@@ -37,7 +37,8 @@ class ItemWriter:
         ItemFields.set_many(adapter, values)
         if self.config.drop_html:
             ItemFields.drop(adapter, self.config.html_field)
-        self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
+        if reason is None:  # the fallback's items are counted apart, by reason (FallbackReport)
+            self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
         self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
         self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
         self.report.cleaned(label, key, reason)

@@ -15,7 +15,8 @@ from typing import Any
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.html.structure import kept_blocks_html
-from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.decide import page_threshold
 from scrapy_boilerplate.models.fusion.explain import decisions
 from scrapy_boilerplate.models.fusion.features import feature_matrix
@@ -56,27 +57,27 @@ class FusionModel(SiteModel):
         self.weights = weights
         self.site_features = site_features
         self.threshold = None if threshold is None else float(threshold)
-        self._evidence = SiteEvidence()
+        self.evidence_ = SiteEvidence()
 
     @property
-    def fitted_weights(self) -> FusionWeights:
+    def loaded_weights(self) -> FusionWeights:
         """The weights in use (read once per process and file)."""
         return load_weights(self.weights)
 
     def _fit(self, pages: list[Page]) -> None:
-        self.fitted_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
-        self._evidence = SiteEvidence().fit(pages if self.site_features else [])
+        self.loaded_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
+        self.evidence_ = SiteEvidence().fit(pages if self.site_features else [])
 
     def probabilities(self, page: Page) -> tuple[list[Block], Any, Any]:
         """The page's text blocks, their feature matrix and P(main content) of each."""
-        weights = self.fitted_weights
+        weights = self.loaded_weights
         found = page_blocks(page, weights.vocabulary_bits)
-        site = self._evidence.features(page, found.blocks, found.tokens)
+        site = self.evidence_.features(page, found.blocks, found.tokens)
         matrix = feature_matrix(found, site, len(weights.vocabulary))
         return found.blocks, matrix, weights.trees.probabilities(matrix)
 
     def _clean(self, page: Page) -> CleanedPage:
-        weights = self.fitted_weights
+        weights = self.loaded_weights
         threshold = weights.threshold if self.threshold is None else self.threshold
         blocks, matrix, probability = self.probabilities(page)
         threshold = page_threshold(probability, matrix, threshold)
@@ -91,9 +92,9 @@ class FusionModel(SiteModel):
         )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return {"site": self._evidence.state()}, {}
+        return {"site": self.evidence_.state()}, {}
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
         if set(state) != {"site"} or arrays:
             raise ModelFormatError(f"fusion state needs 'site' only, got {sorted(state)} and arrays {sorted(arrays)}")
-        self._evidence = SiteEvidence.from_state(state["site"])
+        self.evidence_ = SiteEvidence.from_state(state["site"])
