@@ -13,8 +13,9 @@ that process (the server's is not counted), RSS its peak.
 
 Modes: ``off`` (no cleaning), ``plugin`` (the add-on with ``--model``, default the crawl's default),
 ``plugin:SPEC`` (the add-on with model SPEC, e.g. ``plugin:style_tree``: several models in one run),
-``noop`` (the add-on with a model that does nothing: the plumbing alone), ``trafilatura``,
-``readability``.  Cases are named in CASES.
+``noop`` (the add-on with a model that does nothing: the plumbing alone), ``fields`` (the add-on
+with every record field on: Markdown, title, author, date, language, page type; not run unless
+named), ``trafilatura``, ``readability``.  Cases are named in CASES.
 """
 
 from __future__ import annotations
@@ -64,8 +65,15 @@ MODES = ("off", "plugin", "noop", "trafilatura", "readability")
 
 
 def is_plugin(mode: str) -> bool:
-    """True for the modes that run the add-on (``plugin``, ``plugin:SPEC``, ``noop``)."""
-    return mode == "noop" or mode.partition(":")[0] == "plugin"
+    """True for the modes that run the add-on (``plugin``, ``plugin:SPEC``, ``noop``, ``fields``)."""
+    return mode in ("noop", "fields") or mode.partition(":")[0] == "plugin"
+
+
+def every_record_field() -> dict[str, str]:
+    """The settings that write every record field (Markdown and metadata), each to its own name."""
+    from scrapy_boilerplate.crawl.config import RECORD_SETTINGS
+
+    return {setting: name for name, setting in RECORD_SETTINGS.items()}
 
 
 NOOP_TEXT = "the main text of this page, not looked for"
@@ -146,6 +154,8 @@ def child(spec_path: str) -> None:
         settings.update({"ADDONS": {"scrapy_boilerplate.Addon": 500}, **spec["plugin_settings"]})
         if mode == "noop":
             settings["BOILERPLATE_MODEL"] = "bench_noop"
+        elif mode == "fields":
+            settings.update(every_record_field())
         elif model:
             settings["BOILERPLATE_MODEL"] = model
     elif mode != "off":
@@ -308,6 +318,12 @@ def paired_extra_ratio(summary: dict[str, Any], mode: str, peer: str) -> float |
     return statistics.median(ratios) if ratios else None
 
 
+def paired_ms_per_item(summary: dict[str, Any], mode: str, base: str) -> float:
+    """Median over rounds of ``mode``'s CPU less ``base``'s of the same round, in milliseconds per item."""
+    pairs = zip(summary[mode]["rounds"], summary[base]["rounds"], strict=True)
+    return statistics.median(1000 * (m["cpu"] - b["cpu"]) / summary[mode]["items"] for m, b in pairs)
+
+
 def print_ratios(summary: dict[str, Any]) -> None:
     """Each mode against plugin-off, round by round (medians): CPU, wall, and the extra CPU ratio."""
     if "off" not in summary:
@@ -323,6 +339,8 @@ def print_ratios(summary: dict[str, Any]) -> None:
                 ratio = paired_extra_ratio(summary, mode, peer) if peer in summary else None
                 if ratio is not None:
                     line += f"; extra CPU / {peer}'s {ratio:.2f}"
+        if mode == "fields" and "plugin" in summary:
+            line += f"; CPU over plugin's {paired_ms_per_item(summary, mode, 'plugin'):+.2f} ms per item"
         print(line)
 
 

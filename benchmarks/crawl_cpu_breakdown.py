@@ -1,8 +1,10 @@
 """Where the plugin's crawl CPU goes: garbage collection, thread-pool work (fits) and the reactor thread.
 
-``python benchmarks/crawl_cpu_breakdown.py DRAGNET_DIR [--case 40-sites-c16] [--model SPEC]``
+``python benchmarks/crawl_cpu_breakdown.py DRAGNET_DIR [--case 40-sites-c16] [--model SPEC] [--modes off,plugin]
+[--repeat N]``
 
-Runs a case of ``bench_crawl.py`` once with the plugin off and once on.  Each child crawl
+Runs a case of ``bench_crawl.py`` in each mode (by default with the plugin off and on; ``fields``:
+on, with every Markdown and metadata field).  Each child crawl
 records the time its garbage collector spent per generation (``gc.callbacks``) and the CPU time
 of every thread (``/proc/self/task``, Linux only), so the on-minus-off CPU can be split into the
 reactor thread (cleaning, drift measuring, per-item work), the thread pool (fitting, storing) and
@@ -16,6 +18,7 @@ import atexit
 import gc
 import json
 import os
+import statistics
 import tempfile
 import threading
 import time
@@ -72,6 +75,8 @@ def main() -> None:
     parser.add_argument("data_dir", type=Path, nargs="?", help="the Dragnet data set")
     parser.add_argument("--case", default="40-sites-c16", choices=list(bench_crawl.CASES))
     parser.add_argument("--model", default="style_tree", help="BOILERPLATE_MODEL spec")
+    parser.add_argument("--modes", default="off,plugin", help="bench_crawl.py modes, e.g. off,plugin,fields")
+    parser.add_argument("--repeat", type=int, default=1, help="crawls per mode (medians are shown)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -80,29 +85,40 @@ def main() -> None:
         return
     if args.data_dir is None:
         parser.error("DATA_DIR is required")
-    rows = {}
+    modes = args.modes.split(",")
+    runs: dict[str, list[dict[str, float]]] = {mode: [] for mode in modes}
     case = bench_crawl.CASES[args.case]
     with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case) as (proxy, fronts, _):
         workdir = Path(tmp)
-        for mode in ("off", "plugin"):
-            extra = {"BOILERPLATE_MODEL": args.model}
-            run = bench_crawl.crawl(case, mode, fronts, proxy, workdir, extra, script=__file__)
-            probe = json.loads((workdir / "spec.probe.json").read_text())
-            rows["on" if mode == "plugin" else "off"] = (run, probe)
-    print(f"case {args.case}; model {args.model}; one crawl each")
-    print(f"{'':6}{'cpu s':>8}{'reactor':>9}{'pool':>7}{'other':>7}{'gc s':>7}{'gc0':>7}{'gc1':>7}{'gc2':>7}")
-    for label, (run, probe) in rows.items():
-        gcs = probe["gc"]
-        per_gen = [gcs.get(str(g), [0, 0.0])[1] for g in range(3)]
-        t = probe["threads"]
-        print(
-            f"{label:6}{run['cpu']:8.2f}{t.get('reactor', 0):9.2f}{t.get('pool', 0):7.2f}{t.get('other', 0):7.2f}"
-            f"{sum(per_gen):7.2f}" + "".join(f"{s:7.2f}" for s in per_gen)
-        )
+        for _ in range(args.repeat):
+            for mode in modes:  # alternated, so a change of the machine's load falls on every mode
+                extra = {"BOILERPLATE_MODEL": args.model}
+                run = bench_crawl.crawl(case, mode, fronts, proxy, workdir, extra, script=__file__)
+                runs[mode].append(_figures(run, json.loads((workdir / "spec.probe.json").read_text())))
+    print(f"case {args.case}; model {args.model}; {args.repeat} crawl(s) per mode, medians")
+    columns = ("cpu", "reactor", "pool", "other", "gc", "gc0", "gc1", "gc2")
+    print(f"{'':10}{'items':>6}" + "".join(f"{name:>8}" for name in columns) + f"{'ms/item':>9}")
+    for mode, figures in runs.items():
+        med = {name: statistics.median(f[name] for f in figures) for name in (*columns, "items")}
+        line = f"{mode:10}{med['items']:6.0f}" + "".join(f"{med[name]:8.2f}" for name in columns)
+        print(line + f"{1000 * med['cpu'] / med['items']:9.2f}")
     print(
         f"thread CPU is sampled every {POLL_SECONDS:.1f} s (a thread's last slice may be missed); gc time is CPU of the "
-        "collecting thread"
+        "collecting thread; ms/item is the crawl process's CPU per item"
     )
+
+
+def _figures(run: dict, probe: dict) -> dict[str, float]:
+    """One crawl's CPU seconds: in all, by thread group and by collector generation; and its items."""
+    per_gen = [probe["gc"].get(str(g), [0, 0.0])[1] for g in range(3)]
+    threads = probe["threads"]
+    return {
+        "cpu": run["cpu"],
+        "items": len(run["items"]),
+        **{group: threads.get(group, 0.0) for group in ("reactor", "pool", "other")},
+        "gc": sum(per_gen),
+        **{f"gc{g}": seconds for g, seconds in enumerate(per_gen)},
+    }
 
 
 if __name__ == "__main__":

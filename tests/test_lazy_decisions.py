@@ -153,7 +153,7 @@ def test_pages_prepared_by_a_crawl_fit_hold_no_parsed_tree(tmp_path):
     outcome = SampleFitter(spec).fit(samples, "lazy.example")
     assert len(outcome.sample_cleans) == 20
     assert not _holds_an_element(outcome.sample_cleans)
-    html, prepared = outcome.sample_cleans[_page(3).url]
+    html, prepared, _ = outcome.sample_cleans[_page(3).url]
     fresh = outcome.stored.model.clean(_page(3))
     assert html == _page(3).html and (prepared.text, prepared.html, prepared.removed_share) == (
         fresh.text,

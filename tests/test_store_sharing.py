@@ -239,8 +239,8 @@ def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tm
     for page in PAGES[:SAMPLE]:
         fresh.offer("shared.example", Page(page.html, page.url))
     unparsed = fresh.fit("shared.example")
-    assert {url: c.text for url, (_, c) in outcome.sample_cleans.items()} == {
-        url: c.text for url, (_, c) in unparsed.sample_cleans.items()
+    assert {url: kept.cleaned.text for url, kept in outcome.sample_cleans.items()} == {
+        url: kept.cleaned.text for url, kept in unparsed.sample_cleans.items()
     }
 
 
@@ -255,6 +255,6 @@ def test_a_crawl_without_a_cleaned_html_field_keeps_no_cleaned_html_of_its_sampl
         return worker.fit("shared.example").sample_cleans
 
     kept, dropped = sample_cleans(True), sample_cleans(False)
-    assert all(c.html.startswith("<") for _, c in kept.values())
-    assert all(c.html == "" for _, c in dropped.values())
-    assert {u: c.text for u, (_, c) in kept.items()} == {u: c.text for u, (_, c) in dropped.items()}
+    assert all(c.cleaned.html.startswith("<") for c in kept.values())
+    assert all(c.cleaned.html == "" for c in dropped.values())
+    assert {u: c.cleaned.text for u, c in kept.items()} == {u: c.cleaned.text for u, c in dropped.items()}

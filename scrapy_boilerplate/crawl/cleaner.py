@@ -17,8 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from scrapy_boilerplate.crawl.threads import run_in_thread
-from scrapy_boilerplate.models.base import CleanedPage, SiteModel
-from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.models.base import SiteModel
 
 T = TypeVar("T")
 
@@ -55,13 +54,9 @@ class Cleaner:
         count, mean = self._means.get(model.name, (0, 0.0))
         return count >= WARMUP_CLEANS and mean < self.inline_below
 
-    async def clean(self, model: SiteModel, page: Page) -> CleanedPage:
-        """Clean ``page`` with ``model`` where it costs least (the page keeps the tree it parsed);
-        exceptions of the model propagate."""
-        return await self.run(model, model.clean, page)
-
     async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
-        """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""
+        """Run ``function(*args)``, a clean by ``model`` (with what follows it on the same tree), where
+        it costs least; exceptions propagate."""
         if not self.in_thread:
             return function(*args)  # nothing to decide: no timing
         if self.runs_inline(model):

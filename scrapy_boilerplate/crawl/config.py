@@ -197,9 +197,9 @@ class BoilerplateConfig:
         )
 
     @property
-    def needs_cleaned_html(self) -> bool:
-        """Whether an item field is made of the cleaned HTML (the HTML itself, or its Markdown)."""
-        return self.cleaned_html_field is not None or any(name == "markdown" for name, _ in self.record_fields)
+    def record_names(self) -> tuple[str, ...]:
+        """The record fields asked for (markdown, title, ...), by their own names."""
+        return tuple(name for name, _ in self.record_fields)
 
     @property
     def output_fields(self) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ def log_model_ready(event: ModelReady, model_label: str, sample_size: int) -> No
     """One INFO line: the fit made here (its time, the share of text it removes), or the stored model used."""
     entry = event.stored.entry
     if event.source in (ModelSource.FITTED, ModelSource.PARTIAL):
-        removed = [cleaned.removed_share for _, cleaned in event.sample_cleans.values()]
+        removed = [kept.cleaned.removed_share for kept in event.sample_cleans.values()]
         logger.info(
             "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text%s",
             "re-fitted" if event.replaced else "fitted",

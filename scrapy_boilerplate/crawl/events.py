@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.models.base import CleanedPage
@@ -23,8 +24,18 @@ from scrapy_boilerplate.store.record import StoredModel
 # What has one sample, one fit and one model (today the domain: see domain.site_key); opaque elsewhere.
 SiteKey = str
 
-# A fit's own cleans of its sample pages: url -> (the page's HTML, its clean), for those pages' items.
-CleansByUrl = Mapping[str, tuple[str, CleanedPage]]
+
+class SampleClean(NamedTuple):
+    """A fit's own clean of a sample page, for that page's item: the page's HTML, its clean, and the
+    record fields the crawl asks for, read by the fit from the tree the clean parsed."""
+
+    html: str
+    cleaned: CleanedPage
+    fields: Mapping[str, Any]
+
+
+# A fit's own cleans of its sample pages, by URL, for those pages' items.
+CleansByUrl = Mapping[str, SampleClean]
 
 
 class ModelSource(enum.Enum):

@@ -6,14 +6,15 @@ page that another item of it made or is making (a listing page's items share the
 (:class:`~scrapy_boilerplate.crawl.cleaner.Cleaner`).  One page in N of a site is measured for drift
 on the same parsed tree (:mod:`scrapy_boilerplate.drift`).  A failing site model falls back; an
 output without a word is replaced by the page's longest prose block (:mod:`scrapy_boilerplate.rescue`),
-read from the tree the clean parsed, once per page.
+and the record fields asked for are read (:mod:`finishing`), in the call that cleans, from the tree the
+clean parsed, once per page.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from scrapy.http import Response
@@ -22,26 +23,16 @@ import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
+from scrapy_boilerplate.crawl.finishing import CleanedItem, CleanFinisher
 from scrapy_boilerplate.crawl.holding import Release, ToFallback, WithModel
 from scrapy_boilerplate.crawl.itempages import ItemPage
 from scrapy_boilerplate.crawl.pagecleans import PageCleans
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
-from scrapy_boilerplate.drift import DriftWatch, Fingerprint, clean_and_measure
+from scrapy_boilerplate.drift import DriftWatch, Fingerprint
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.rescue import MIN_WORDS, prose_rescue
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class CleanedItem:
-    """An item's clean: its page cleaned, why the fallback made it (None: the site's model did), and
-    whether the longest prose block stands in for an output without a word."""
-
-    cleaned: CleanedPage
-    reason: FallbackReason | None
-    rescued: bool = False
 
 
 class ItemCleaning:
@@ -55,15 +46,18 @@ class ItemCleaning:
         drift: DriftWatch,
         resample: Callable[[SiteKey, str, str, Response | None], None],
         stats: Any,
+        finisher: CleanFinisher | None = None,
     ) -> None:
         """``resample(key, url, html, response)`` offers a page cleaned by ``key``'s model to the
-        site's new sample when it samples again after a template change."""
+        site's new sample when it samples again after a template change; ``finisher`` reads the
+        record fields the crawl asks for, with each clean (default: none)."""
         self.cleaner = cleaner
         self.fallback = fallback
         self.sample_cleans = sample_cleans
         self.drift = drift
         self.resample = resample
         self.stats = stats
+        self.finisher = finisher or CleanFinisher()
         self._rescued_sites: set[SiteKey] = set()
         self.page_cleans: PageCleans[CleanedItem | None] = PageCleans()
 
@@ -85,8 +79,8 @@ class ItemCleaning:
         cleaner = model or self.fallback
         if model is not None:
             kept = self.sample_cleans.take(key, page.url, page.html)
-            if kept is not None:
-                item = self._rescued(kept, None, page, None)
+            if kept is not None:  # its fields were read by the fit; the page is parsed only for a rescue
+                item = self.finisher.finish(kept.cleaned, Page(page.html, page.url), kept.fields)
                 if page.response is not None:
                     self.page_cleans.keep(page.response, cleaner, item)
                 return item
@@ -98,51 +92,37 @@ class ItemCleaning:
     async def _fresh(
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
-        """Clean the page now (measured for drift when due), the prose rescue read from the tree it parsed."""
+        """Clean the page now (measured for drift when due), finished on the tree the clean parsed."""
         parsed = Page(page.html, page.url)
         if model is not None and (fingerprint := self.drift.due(key, model)):
-            cleaned, reason = await self._measure(key, model, fingerprint, parsed)
-        else:
-            cleaned, reason = await self._clean(model, parsed, reason)
-        return self._rescued(cleaned, reason, page, parsed) if cleaned is not None else None
+            return await self._measure(key, model, fingerprint, parsed)
+        return await self._clean(model, parsed, reason)
 
-    async def _clean(
-        self, model: SiteModel | None, page: Page, reason: FallbackReason | None
-    ) -> tuple[CleanedPage | None, FallbackReason | None]:
+    async def _clean(self, model: SiteModel | None, page: Page, reason: FallbackReason | None) -> CleanedItem | None:
         """Clean with ``model`` (None: the fallback); a failing site model falls back, then gives up.
 
-        Returns the cleaned page (None when every model failed) and, if the fallback made it, why."""
+        Returns the finished clean (None when every model failed), with why the fallback made it."""
         candidates = [model] if model is not None else []
         for candidate in [*candidates, self.fallback]:
             try:
-                cleaned = await self.cleaner.clean(candidate, page)
-                return cleaned, reason if candidate is self.fallback else None
+                item = await self.cleaner.run(candidate, self.finisher.clean, candidate, page)
+                return replace(item, reason=reason) if candidate is self.fallback and reason is not None else item
             except Exception as exc:  # degrade, never crash: the item goes on
                 self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
                 logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, page.url, exc)
                 reason = FallbackReason.MODEL_ERROR if reason is None else reason
-        return None, None
+        return None
 
     async def _measure(
         self, key: SiteKey, model: SiteModel, fingerprint: Fingerprint, page: Page
-    ) -> tuple[CleanedPage | None, FallbackReason | None]:
+    ) -> CleanedItem | None:
         """Clean with the site's model and feed the drift watch; any error takes the usual path."""
         try:
-            cleaned, unseen = await self.cleaner.run(model, clean_and_measure, model, page, fingerprint)
+            item, removed, unseen = await self.cleaner.run(model, self.finisher.measure, model, page, fingerprint)
         except Exception:  # _clean retries, counts and falls back as for any item
             return await self._clean(model, page, None)
-        self.drift.observe(key, model, cleaned.removed_share, unseen)
-        return cleaned, None
-
-    def _rescued(
-        self, cleaned: CleanedPage, reason: FallbackReason | None, page: ItemPage, parsed: Page | None
-    ) -> CleanedItem:
-        """``cleaned``, or the page's longest prose block when the model kept no text of it (see
-        :mod:`scrapy_boilerplate.rescue`), read from ``parsed`` when a clean parsed the page."""
-        if len(cleaned.text.split(None, MIN_WORDS)) >= MIN_WORDS:  # the usual case: nothing to read
-            return CleanedItem(cleaned, reason)
-        rescued = prose_rescue(cleaned, parsed or Page(page.html, page.url))
-        return CleanedItem(rescued or cleaned, reason, rescued is not None)
+        self.drift.observe(key, model, removed, unseen)
+        return item
 
     def _report_rescue(self, rescued: CleanedPage, key: SiteKey, url: str) -> None:
         """Count an item that got the prose block; say it once per site."""

@@ -43,6 +43,7 @@ from scrapy_boilerplate.crawl.decision_log import (
 from scrapy_boilerplate.crawl.engine_state import EngineView
 from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
+from scrapy_boilerplate.crawl.finishing import CleanFinisher
 from scrapy_boilerplate.crawl.fit_handler import FitHandler
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
 from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
@@ -110,7 +111,15 @@ class BoilerplateLearner:
             self.item_pages,
             self.recovery,
             ModelWait(self.book, self.hold, self.recovery.record, self.stats),
-            ItemCleaning(cleaner, self.fallback, self.sample_cleans, self.drift, self.sampler.offer_late, self.stats),
+            ItemCleaning(
+                cleaner,
+                self.fallback,
+                self.sample_cleans,
+                self.drift,
+                self.sampler.offer_late,
+                self.stats,
+                CleanFinisher(config.record_names),
+            ),
             ItemWriter(config, self.stats, self.report),
         )
 

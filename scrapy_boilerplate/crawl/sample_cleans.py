@@ -9,8 +9,7 @@ page's HTML and its clean would otherwise stay in memory for the whole crawl).
 from __future__ import annotations
 
 from scrapy_boilerplate.crawl.clock import Clock
-from scrapy_boilerplate.crawl.events import CleansByUrl, SiteKey
-from scrapy_boilerplate.models.base import CleanedPage
+from scrapy_boilerplate.crawl.events import CleansByUrl, SampleClean, SiteKey
 
 # Seconds a fit's cleans of its sample pages are kept for those pages' items.
 KEPT_SECONDS = 30.0
@@ -22,7 +21,7 @@ class SampleCleans:
     def __init__(self, clock: Clock, ttl: float = KEPT_SECONDS) -> None:
         self.clock = clock
         self.ttl = ttl
-        self._by_site: dict[SiteKey, dict[str, tuple[str, CleanedPage]]] = {}
+        self._by_site: dict[SiteKey, dict[str, SampleClean]] = {}
 
     def __len__(self) -> int:
         return sum(map(len, self._by_site.values()))
@@ -35,16 +34,16 @@ class SampleCleans:
         kept = self._by_site[key] = dict(cleans)
         self.clock.callLater(self.ttl, self._expire, key, kept)
 
-    def take(self, key: SiteKey, url: str, html: str) -> CleanedPage | None:
+    def take(self, key: SiteKey, url: str, html: str) -> SampleClean | None:
         """The clean of this very page (the same URL and HTML) made by ``key``'s fit, once; else None."""
         kept = self._by_site.get(key)
         if kept is None or url not in kept:
             return None
-        sampled_html, cleaned = kept.pop(url)
+        sampled = kept.pop(url)
         if not kept:
             del self._by_site[key]
-        return cleaned if sampled_html == html else None
+        return sampled if sampled.html == html else None
 
-    def _expire(self, key: SiteKey, kept: dict[str, tuple[str, CleanedPage]]) -> None:
+    def _expire(self, key: SiteKey, kept: dict[str, SampleClean]) -> None:
         if self._by_site.get(key) is kept:
             del self._by_site[key]

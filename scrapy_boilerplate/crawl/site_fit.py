@@ -15,17 +15,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from scrapy_boilerplate.crawl.events import SampleClean
 from scrapy_boilerplate.drift.monitor import fit_baseline
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.records import extra_fields
 from scrapy_boilerplate.store.base import StoreError
 from scrapy_boilerplate.store.record import StoredModel
 from scrapy_boilerplate.store.sharing import SpiderStore
 
 FITTED, LOADED, BUSY, INCOMPLETE = "fitted", "loaded", "busy", "incomplete"
 
-Cleans = dict[str, tuple[str, CleanedPage]]  # url -> (html, clean) of a fit's sample pages
+Cleans = dict[str, SampleClean]  # url -> a fit's clean of that sample page
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class FitOutcome:
 
     ``stored`` is the model to use; ``saved`` whether the store kept it (``store_error``: the failure
     that kept it out, the model is used all the same); ``sample_cleans`` the model's cleans of its
-    sample pages: url -> (html, clean).
+    sample pages, by URL.
     """
 
     status: str
@@ -47,12 +49,15 @@ class FitOutcome:
 class SampleFitter:
     """Fits ``spec`` on a site's sample in a :class:`SpiderStore` (see the module docstring)."""
 
-    def __init__(self, spec: ModelSpec, keep_cleaned_html: bool = True) -> None:
+    def __init__(self, spec: ModelSpec, keep_cleaned_html: bool = True, fields: tuple[str, ...] = ()) -> None:
         """``keep_cleaned_html``: whether the sample's cleans keep their cleaned HTML (a crawl without
         BOILERPLATE_CLEANED_HTML_FIELD never reads it, and serialising costs each sample page a trip
-        through libxml2's serialiser, which hands the GIL to the reactor and back)."""
+        through libxml2's serialiser, which hands the GIL to the reactor and back); ``fields``: the
+        record fields each sample clean carries (see :func:`~scrapy_boilerplate.records.extra_fields`),
+        read here from the trees the fit parsed."""
         self.spec = spec
         self.keep_cleaned_html = keep_cleaned_html
+        self.fields = fields
 
     def fit(self, samples: SpiderStore, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
         """Fit ``domain`` on its shared sample unless another worker is at it or already did.
@@ -106,7 +111,10 @@ class SampleFitter:
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M
         # instructions a page (naming every region by path), 5 M per fitted domain.  ``replace``
         # reads the cleaned HTML, so a model's deferred serialisation is made here and no tree stays.
-        cleans = {page.url: (page.html, self._kept(c)) for page, c in zip(pages, cleaned, strict=False)}
+        cleans = {
+            page.url: SampleClean(page.html, self._kept(c), extra_fields(page, c, self.fields))
+            for page, c in zip(pages, cleaned, strict=False)
+        }
         return stored, cleans
 
     def _kept(self, cleaned: CleanedPage) -> CleanedPage:
