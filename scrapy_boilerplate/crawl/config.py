@@ -10,6 +10,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 from scrapy_boilerplate.crawl.errors import bad_setting
+from scrapy_boilerplate.crawl.setting_names import warn_unknown_settings
 from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 
@@ -81,6 +82,11 @@ SETTINGS: dict[str, SettingDoc] = {
         None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."
     ),
     "BOILERPLATE_STORE_PREFIX": SettingDoc("boilerplate", "Prefix of the store's Redis keys."),
+    "BOILERPLATE_STORE_REQUIRED": SettingDoc(
+        False,
+        "Stop the crawl (exit status 1) when the model store cannot be used at start, instead of going on "
+        "with models kept in memory only.",
+    ),
     "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(
         120.0, "Seconds a worker may hold a domain's fit lock before another takes over."
     ),
@@ -125,6 +131,7 @@ class BoilerplateConfig:
     drop_html: bool = False
     store: str | None = None
     store_prefix: str = "boilerplate"
+    store_required: bool = False
     fit_lock_ttl: float = 120.0
     store_poll: float = 1.0
     worker_timeout: float = 10.0
@@ -139,6 +146,7 @@ class BoilerplateConfig:
         """Read every setting; raise ``NotConfigured`` when disabled, :class:`BadSettingError` naming a bad one."""
         if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool, "True or False"):
             raise NotConfigured("BOILERPLATE_ENABLED is False")
+        warn_unknown_settings(settings, SETTINGS)
         hold_max_bytes = _hold_max_bytes(settings)
         return cls(
             model=_model_spec(settings, "BOILERPLATE_MODEL"),
@@ -160,6 +168,7 @@ class BoilerplateConfig:
             clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool, "True or False"),
             store=_store(settings),
             store_prefix=_prefix(settings),
+            store_required=_get(settings, "BOILERPLATE_STORE_REQUIRED", settings.getbool, "True or False"),
             fit_lock_ttl=_positive_float(settings, "BOILERPLATE_FIT_LOCK_TTL"),
             store_poll=_positive_float(settings, "BOILERPLATE_STORE_POLL"),
             worker_timeout=_positive_float(settings, "BOILERPLATE_WORKER_TIMEOUT"),

@@ -40,6 +40,7 @@ from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
 from scrapy_boilerplate.crawl.sample_intake import SampleIntake
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
 from scrapy_boilerplate.crawl.shared_domains import SharedStoreDomains
+from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
 from scrapy_boilerplate.crawl.stopping import GracefulStop
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 
@@ -76,6 +77,7 @@ class BoilerplateLearner(SampleIntake, FitAndAdopt, SharedStoreDomains, DomainFa
         self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
         self.poller = SharedStorePoller(self, config.store_poll)
         self.recovery = HeldItemRecovery(self, config.worker_timeout, config.store_poll)
+        self.seen_pages = SharedSeenPages.connect(crawler)  # scrapy-redis: unfiltered requests join the "seen" set
         self._resumed = set(self.sync.open_samples())  # partial samples kept in JOBDIR by an earlier run
         if self._resumed:
             logger.info(

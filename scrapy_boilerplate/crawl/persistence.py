@@ -18,11 +18,14 @@ from scrapy.crawler import Crawler
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
+from scrapy_boilerplate.crawl.errors import bad_configuration, fail_crawl
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import (
     DriftMonitor,
     LocalCoordinator,
     MemoryStore,
+    ModelStore,
+    RedisStore,
     SampleOffer,
     SampleState,
     SharedLearning,
@@ -54,8 +57,10 @@ class ModelSync:
     def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
         self.stats = crawler.stats
         self._logged_steps: set[str] = set()
-        self.store = store_from_settings(crawler.settings, crawler.stats)
         spider = getattr(crawler.spidercls, "name", None) or "default"
+        configured = store_from_settings(crawler.settings, crawler.stats)
+        self.location = configured.location  # the configured store's, kept after going on without it
+        self.store = self._usable(configured, spider, config.store_required, crawler)
         self.coordinator = coordinator_for(self.store)
         jobdir = crawler.settings.get("JOBDIR")
         if jobdir and isinstance(self.coordinator, LocalCoordinator):  # a shared sample lives on its server
@@ -75,8 +80,35 @@ class ModelSync:
             monitor,
             keep_cleaned_html=config.cleaned_html_field is not None,
         )
-        self.location = self.store.location  # the configured store's, kept after going on without it
-        logger.info("boilerplate: models of spider %r persist in %s", spider, self.location)
+
+    def _usable(self, store: ModelStore, spider: str, required: bool, crawler: Crawler) -> ModelStore:
+        """``store`` when it can be used now; else one line says so and the crawl stops (``required``)
+        or goes on with models in memory only, as it does when the store fails later."""
+        try:
+            store.check(writing=True)
+        except StoreError as exc:
+            store.close()
+            reason = exc.__cause__ or exc
+            if required:
+                raise fail_crawl(
+                    crawler,
+                    bad_configuration(
+                        f"model store {store.location} cannot be used ({reason}); the crawl stops "
+                        "because BOILERPLATE_STORE_REQUIRED is True"
+                    ),
+                ) from None
+            self.stats.inc_value(keys.STORE_ERRORS)
+            logger.warning(
+                "boilerplate: model store %s cannot be used (%s): models of spider %r will not be stored%s "
+                "(BOILERPLATE_STORE_REQUIRED = True stops the crawl instead)",
+                store.location,
+                reason,
+                spider,
+                "; this worker samples and fits on its own" if isinstance(store, RedisStore) else "",
+            )
+            return MemoryStore(self.stats)
+        logger.info("boilerplate: models of spider %r persist in %s", spider, store.location)
+        return store
 
     @property
     def shared(self) -> bool:

@@ -110,9 +110,31 @@ def collection_breakdown(rows: list[BenchRow], labels: dict[Path, PageLabel]) ->
     return Breakdown("by collection", columns, {"token F1": _cells(rows, columns, _token_f1)})
 
 
+MULTI_PAGE = 2  # a site with at least this many scored pages is one a site model can learn from
+
+
+def multi_page_breakdown(rows: list[BenchRow], labels: dict[Path, PageLabel]) -> Breakdown | None:
+    """Mean F1 of each row on the pages of sites with :data:`MULTI_PAGE` scored pages or more, in
+    all and per page type: where fitting on the site can pay (None when the run has no such site,
+    or no other)."""
+    paths = {page for row in rows for page in row.page_f1}
+    sites: dict[Path, set[str]] = {}
+    for path in paths:
+        sites.setdefault(Path(path).parent, set()).add(path)
+    multi = {path for members in sites.values() if len(members) >= MULTI_PAGE for path in members}
+    if not multi or multi == paths:
+        return None
+    hosts = sum(1 for members in sites.values() if len(members) >= MULTI_PAGE)
+    labelled = {path: label for path, label in _labelled(multi, labels).items() if label.page_type is not None}
+    columns = [Column("all", frozenset(multi))]
+    columns += _columns(labelled, lambda label: label.page_type, list(PAGE_TYPES))
+    cells = {WCXB_METRIC: _cells(rows, columns, _wcxb_f1), "token F1": _cells(rows, columns, _token_f1)}
+    return Breakdown(f"sites with {MULTI_PAGE}+ pages ({hosts})", columns, cells)
+
+
 def breakdowns(rows: list[BenchRow], labels: dict[Path, PageLabel]) -> list[Breakdown]:
-    """The tables this run has pages for: by page type, by collection."""
-    tables = (type_breakdown(rows, labels), collection_breakdown(rows, labels))
+    """The tables this run has pages for: by page type, by collection, on multi-page sites."""
+    tables = (type_breakdown(rows, labels), collection_breakdown(rows, labels), multi_page_breakdown(rows, labels))
     return [table for table in tables if table is not None]
 
 
