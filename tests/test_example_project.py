@@ -53,7 +53,7 @@ def test_demo_crawls_the_corpus_and_its_cleaned_text_scores_f1_of_at_least_095(t
     assert raw < 0.95
 
 
-def test_example_spider_takes_html_pages_and_passes_over_binary_ones(monkeypatch):
+def test_example_spider_yields_items_without_the_page_and_passes_over_binary_ones(monkeypatch):
     from scrapy.http import HtmlResponse, Response
 
     monkeypatch.syspath_prepend(str(EXAMPLE))
@@ -61,10 +61,12 @@ def test_example_spider_takes_html_pages_and_passes_over_binary_ones(monkeypatch
 
     spider = ArticlesSpider(seeds="http://site.example/")
     page = HtmlResponse(
-        "http://site.example/", body=b'<html><body><a href="/article/1">One</a></body></html>', encoding="utf-8"
+        "http://site.example/",
+        body=b'<html><head><title>Home</title></head><body><a href="/article/1">One</a></body></html>',
+        encoding="utf-8",
     )
     item, request = list(spider.parse(page))
-    assert item == {"url": "http://site.example/", "html": page.text}
+    assert item == {"url": "http://site.example/", "title": "Home"}  # the plugin cleans it from its response
     assert request.url == "http://site.example/article/1"
     pdf = Response("http://site.example/article/2.pdf", body=b"%PDF-1.7 \x00\x01")
     assert list(spider.parse(pdf)) == []

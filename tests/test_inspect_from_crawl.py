@@ -112,7 +112,8 @@ def test_from_crawl_without_a_copy_fetches_the_url(tmp_path: Path):
 
 
 def _fitted_record(spider: str, domain: str, pages: int):
-    from scrapy_boilerplate.store import StoredModel, fit_baseline
+    from scrapy_boilerplate.drift import fit_baseline
+    from scrapy_boilerplate.store import StoredModel
 
     sample = [Page(p.html, p.url) for p in SITE[:pages]]
     model = create_model("pvalue").fit(sample)

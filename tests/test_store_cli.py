@@ -11,8 +11,9 @@ from helpers.model_outputs import assert_same_outputs
 
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.drift import fit_baseline
 from scrapy_boilerplate.models.base import SiteModel
-from scrapy_boilerplate.store import DirectoryStore, StoredModel, fit_baseline, open_store
+from scrapy_boilerplate.store import DirectoryStore, StoredModel, open_store
 from scrapy_boilerplate.testing.synthetic import make_site
 
 # (spider, domain): (model, sample pages)
