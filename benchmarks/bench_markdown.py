@@ -6,7 +6,8 @@
 Each site is fitted on its first ``--sample-size`` pages, as ``scrapy-boilerplate extract`` does,
 and every page is cleaned again from its HTML.  Per page, in CPU seconds: the clean, parsing
 included (what a crawl pays per item), the structure-keeping HTML (``CleanedPage.html``, read
-after the clean), and each converter on that HTML.  Fidelity is the
+after the clean), each converter on that HTML, and each converter on the page's text alone (its
+blocks as paragraphs, no other markup: what converting these words costs at least).  Fidelity is the
 share of ``text``'s word tokens (the project's tokeniser, multisets) found in the Markdown, over the
 whole set and on its worst page.  Costs are ratios to the clean, measured in the same run.
 """
@@ -18,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 
 from scrapy_boilerplate.corpus import find_sites
@@ -45,6 +47,7 @@ class ConverterFigures:
     """One converter on one set: seconds, text tokens found, the worst page's share."""
 
     seconds: float = 0.0
+    text_seconds: float = 0.0  # on the page's text alone
     found: int = 0
     worst: float = 1.0
     below: int = 0  # pages under 99 % of their tokens
@@ -84,6 +87,7 @@ def measure_set(
             started = time.process_time()
             html = cleaned.html
             figures.html += time.process_time() - started
+            text_html = "<div>" + "".join(f"<p>{escape(block)}</p>" for block in cleaned.text.split("\n\n")) + "</div>"
             text_tokens = Counter(tokenize(cleaned.text))
             total = sum(text_tokens.values())
             figures.tokens += total
@@ -92,6 +96,9 @@ def measure_set(
                 markdown = convert(html)
                 own = figures.converters[name]
                 own.seconds += time.process_time() - started
+                started = time.process_time()
+                convert(text_html)
+                own.text_seconds += time.process_time() - started
                 found = _found(text_tokens, markdown)
                 own.found += found
                 if total:
@@ -113,9 +120,10 @@ def main() -> None:
     for convert in converters.values():
         convert("<div><p>warm up</p></div>")  # a converter's set-up is no page's cost
     print(
-        "| set | pages | html / clean | converter | convert / clean | html + convert / clean | tokens kept | worst page | pages < 99% |"
+        "| set | pages | html / clean | converter | convert / clean | html + convert / clean | text alone / clean "
+        "| tokens kept | worst page | pages < 99% |"
     )
-    print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     for data_dir in args.data_dirs:
         figures = measure_set(data_dir, spec, args.sample_size, converters)
         clean = figures.clean or 1.0
@@ -123,7 +131,8 @@ def main() -> None:
             kept = own.found / figures.tokens if figures.tokens else 1.0
             print(
                 f"| {data_dir.name} | {figures.pages} | {figures.html / clean:.3f} | {name} | {own.seconds / clean:.3f} "
-                f"| {(figures.html + own.seconds) / clean:.3f} | {kept:.4%} | {own.worst:.3f} | {own.below} |",
+                f"| {(figures.html + own.seconds) / clean:.3f} | {own.text_seconds / clean:.3f} "
+                f"| {kept:.4%} | {own.worst:.3f} | {own.below} |",
                 flush=True,
             )
 
