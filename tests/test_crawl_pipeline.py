@@ -10,7 +10,7 @@ import types
 import attrs
 import pytest
 import scrapy
-from helpers.crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CleanCounter, CommonBlocks
 from helpers.scrapy_compat import opened_crawler
 from itemadapter import ItemAdapter
 from scrapy.http import HtmlResponse
@@ -66,6 +66,18 @@ def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline
         learner.domains[DOMAIN] = state = DomainState()
         state.adopt(Learned.from_stored(StoredModel.new("test", DOMAIN, model, len(SITE))))
     return BoilerplatePipeline(learner, spidercls)
+
+
+MISSING = object()
+ELSEWHERE = "http://elsewhere.example/a.html"  # a domain never sampled: cleaned by the fallback at once
+
+
+def crawl_pipeline(**settings) -> BoilerplatePipeline:
+    """The pipeline of a crawler with the add-on, made as Scrapy makes it; cleaning stays in this thread."""
+    crawler = opened_crawler(
+        {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_CLEAN_IN_THREAD": False, **settings}
+    )
+    return BoilerplatePipeline.from_crawler(crawler)
 
 
 def fitted() -> CommonBlocks:
@@ -289,23 +301,48 @@ def test_an_item_without_html_is_cleaned_from_its_response_and_never_carries_the
 
 
 def test_every_item_of_a_listing_page_gets_the_page_text_from_one_clean():
-    pipeline = make_pipeline(fitted())
+    model = CleanCounter().fit([Page(p.html, p.url) for p in SITE])
+    pipeline = make_pipeline(model)
     response = html_response(SITE[1])
     items = [{"url": f"{SITE[1].url}#entry-{i}", "n": i} for i in range(5)]
     for item in items:
         pipeline.pages.link(item, response)
     texts = {process(pipeline, item)["text"] for item in items}
-    assert len(texts) == 1 and SITE[1].article_text.split("\n\n")[1][:60] in texts.pop()
-    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CommonBlocks.name)) == 5
-    assert pipeline.cleaner._means.get(CommonBlocks.name, (0,))[0] <= 1  # one clean, not five
+    assert len(texts) == 1, texts  # each clean ends with its own number: five cleans make five texts
+    text = texts.pop()
+    assert SITE[1].article_text.split("\n\n")[1][:60] in text and text.endswith("clean #1")
+    assert model.cleans == 1
+    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CleanCounter.name)) == 5
 
 
-@pytest.mark.parametrize("item_type", [dict, DeclaredItem, DataItem])
-def test_drop_html_removes_the_page_from_cleaned_items(item_type):
-    pipeline = make_pipeline(fitted(), BOILERPLATE_DROP_HTML=True)
-    item = process(pipeline, item_type(url=SITE[0].url, html=SITE[0].html))
+@pytest.mark.parametrize(
+    "item_type, html_after", [(dict, MISSING), (DeclaredItem, MISSING), (DataItem, None), (AttrsItem, None)]
+)
+def test_drop_html_removes_the_page_from_cleaned_items(item_type, html_after):
+    """Dicts and scrapy.Item lose the field; dataclass and attrs items keep the attribute, emptied."""
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, item_type(url=ELSEWHERE, html=SITE[0].html))
     adapter = ItemAdapter(item)
-    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"] and not adapter.get("html")
+    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"]
+    assert adapter.get("html", MISSING) is html_after
+
+
+@pytest.mark.parametrize(
+    "make_item",
+    [
+        lambda: {"url": ELSEWHERE, "html": None},
+        lambda: {"url": ELSEWHERE},
+        lambda: DeclaredItem(url=ELSEWHERE),
+        lambda: DataItem(url=ELSEWHERE, html=None),
+        lambda: AttrsItem(url=ELSEWHERE, html=None),
+    ],
+    ids=["dict-None", "dict-missing", "Item-missing", "dataclass-None", "attrs-None"],
+)
+def test_drop_html_leaves_an_item_without_a_page_as_it_came(make_item):
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, make_item())
+    assert ItemAdapter(item).asdict() == ItemAdapter(make_item()).asdict()  # a None stays, a missing field stays out
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="no_html")) == 1
 
 
 def test_non_items_pass_through():

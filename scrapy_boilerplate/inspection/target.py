@@ -36,11 +36,11 @@ class Target:
 
 
 def site_of(site_dir: Path) -> Site:
-    """The site made of the ``*.html`` files directly inside ``site_dir``."""
+    """The site made of the pages (``*.html``, ``*.html.gz``) directly inside ``site_dir``."""
     for site in find_sites(site_dir):
         if site.relative == Path("."):
             return site
-    raise InspectError(f"{site_dir} holds no *.html page directly")
+    raise InspectError(f"{site_dir} holds no *.html or *.html.gz page directly")
 
 
 def _page_path(site_dir: Path, page: str) -> Path:

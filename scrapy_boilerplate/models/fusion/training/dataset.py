@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapy_boilerplate.corpus import Site
+from scrapy_boilerplate.corpus import Site, gold_path
 from scrapy_boilerplate.models.fusion.heldout import site_key
 from scrapy_boilerplate.models.fusion.inputs import PageInputs
 from scrapy_boilerplate.models.fusion.layout import FeatureLayout, PageValues
@@ -50,7 +50,7 @@ def _stored(values: PageValues) -> PageValues:
 
 
 def _gold(path: Path) -> str | None:
-    gold = path.with_suffix(".txt")
+    gold = gold_path(path)
     return gold.read_text(encoding="utf-8", errors="replace") if gold.is_file() else None
 
 
