@@ -18,7 +18,7 @@ from scrapy_boilerplate.html.structure import kept_blocks_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.explain import decisions
-from scrapy_boilerplate.models.fusion.rules import NoRules
+from scrapy_boilerplate.models.fusion.rules import NoRules, Rules
 from scrapy_boilerplate.models.fusion.site_evidence import SiteEvidence
 from scrapy_boilerplate.models.fusion.stages import Scored, Stages
 from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
@@ -57,7 +57,7 @@ class FusionModel(SiteModel):
         self.site_features = site_features
         self.threshold = None if threshold is None else float(threshold)
         self.evidence_ = SiteEvidence()  # learned: the site models fitted on the sample
-        self.rules_ = NoRules()  # learned: what is decided before the trees (nothing yet)
+        self.rules_: Rules = NoRules()  # learned: what is decided before the trees (nothing yet)
 
     @property
     def loaded_weights(self) -> FusionWeights:
@@ -88,9 +88,9 @@ class FusionModel(SiteModel):
         total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
         explained = partial(decisions, page, scored, weights.trees, weights.names)
         scored_blocks = scored.probability[scored.rules.undecided] if scored.rules.any else scored.probability
-        score = float(scored_blocks.max()) if len(scored_blocks) else 0.0
+        best = float(scored_blocks.max()) if len(scored_blocks) else 0.0
         return CleanedPage(
-            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), score, explained
+            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), best, explained
         )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
