@@ -75,9 +75,7 @@ class StoreSession:
             config.fit_lock_ttl,
             self.specs.spec,
         )
-        self.fitter = SampleFitter(
-            config.model, config.cleaned_html_field is not None, config.drift_enabled, self.specs.spec
-        )
+        self.fitter = SampleFitter(config.model, config.needs_cleaned_html, config.drift_enabled, self.specs.spec)
         self._stored_names: dict[str, list[str]] | None = None  # domain -> its stored template keys
 
     def _usable(self, store: ModelStore, spider: str, required: bool, crawler: Crawler) -> ModelStore:

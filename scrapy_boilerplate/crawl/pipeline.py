@@ -96,7 +96,7 @@ class BoilerplatePipeline:
         release = await self.steps.wait.release(key, page, item)
         cleaned = await self.steps.clean.clean(key, page, release)
         if cleaned is not None:
-            self.steps.write.write(fields, key, cleaned)
+            self.steps.write.write(fields, key, cleaned, page)
         return item
 
     def _site_of(self, page: ItemPage) -> tuple[SiteKey, ItemPage]:
