@@ -290,10 +290,11 @@ def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, A
             low, ok, full = min(site_model_shares(r["items"], pages, sample_size) for r in rs)
             line += f"  {low:.3f}, {ok} of {full}; {fallback_summary(rs[-1]['stats'])}"
             med.update(min_share=low, sites_ok=ok, sites_full=full)
-        if case.layout == "hosts" and is_plugin(mode):
+        if case.layout == "hosts" and mode != "off":
             scored = score_items(items, leaf_urls(leaves))
-            line += f"\n{'':22}leaf items {scored['leaf_items']}: F1 {scored['f1']:.4f}, by their template's fit "
-            line += f"{scored['fitted_share']:.1%}"
+            line += f"\n{'':22}leaf items {scored['leaf_items']}: F1 {scored['f1']:.4f}"
+            if is_plugin(mode):
+                line += f", by their template's fit {scored['fitted_share']:.1%}"
             med.update(scored)
         print(line)
         summary[mode] = {**med, "items": len(items), "exactly_once": once, "rounds": [r_figures(r) for r in rs]}
