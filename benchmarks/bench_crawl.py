@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_crawl_hosts import offline_f1, score_items  # noqa: E402
+from bench_crawl_hosts import UNFITTED_MARKS, offline_f1, score_items  # noqa: E402
 from bench_crawl_server import serve_sites  # noqa: E402
 
 STARTPROJECT = {"ROBOTSTXT_OBEY": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 1}
@@ -221,7 +221,7 @@ def site_model_shares(items: list[dict[str, Any]], pages: dict[str, int], sample
     for item in items:
         domain = item["url"].split("/")[2]
         model = item.get("boilerplate_model") or ""
-        by_domain.setdefault(domain, Counter())[bool(model) and not model.endswith("(fallback)")] += 1
+        by_domain.setdefault(domain, Counter())[bool(model) and not model.endswith(UNFITTED_MARKS)] += 1
     full = [d for d, n in pages.items() if n >= sample_size]
     shares = [by_domain.get(d, Counter())[True] / pages[d] for d in full]
     return (min(shares) if shares else 1.0), sum(s >= 0.98 for s in shares), len(full)
@@ -289,7 +289,7 @@ def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, A
         if is_plugin(mode):
             low, ok, full = min(site_model_shares(r["items"], pages, sample_size) for r in rs)
             line += f"  {low:.3f}, {ok} of {full}; {fallback_summary(rs[-1]['stats'])}"
-            med.update(min_share=low, sites_ok=ok, sites_full=full)
+            med.update(min_share=low, sites_ok=ok, sites_full=full, stats=rs[-1]["stats"])
         if case.layout == "hosts" and mode != "off":
             scored = score_items(items, leaf_urls(leaves))
             line += f"\n{'':22}leaf items {scored['leaf_items']}: F1 {scored['f1']:.4f}"
@@ -322,11 +322,13 @@ def r_figures(run: dict[str, Any]) -> dict[str, float]:
 
 
 def fallback_summary(stats: dict[str, Any]) -> str:
-    """Fits and fallback reasons of one plugin crawl, from its Scrapy stats."""
-    prefix = "boilerplate/items/fallback/"
-    reasons = ", ".join(f"{k[len(prefix) :]} {v}" for k, v in sorted(stats.items()) if k.startswith(prefix))
-    fitted = stats.get("boilerplate/models/fitted", 0)
-    return f"fitted {fitted}, fallback: {reasons or 'none'}"
+    """Fits, and why items were not cleaned by their site's model, of one plugin crawl (its Scrapy stats)."""
+    parts = [f"fitted {stats.get('boilerplate/models/fitted', 0)}"]
+    for kind in ("fallback", "single_page"):
+        prefix = f"boilerplate/items/{kind}/"
+        reasons = ", ".join(f"{k[len(prefix) :]} {v}" for k, v in sorted(stats.items()) if k.startswith(prefix))
+        parts.append(f"{kind.replace('_', ' ')}: {reasons or 'none'}")
+    return ", ".join(parts)
 
 
 def paired_ratio(summary: dict[str, Any], mode: str, key: str) -> float:
