@@ -1,7 +1,7 @@
-"""The shipped ``fusion`` weights on small hand-made pages of four kinds: the decision that differs by
+"""The shipped ``fusion`` weights on small hand-made pages of three kinds: the decision that differs by
 kind of page (a Q&A page's answers are content, an article's reader comments are not; a listing's
-entries are content, its filters are not; documentation keeps its code and drops its side
-navigation), each page alone (the single-page regime, the crawl's fallback)."""
+entries are content, its filters are not), each page alone (the single-page regime, the crawl's
+fallback)."""
 
 from __future__ import annotations
 
@@ -39,10 +39,3 @@ def test_a_listing_keeps_every_entry_and_drops_its_filters():
     for control in (*page_kinds.FILTERS, "Filter results", "Apply filters", "Sort by"):
         assert control not in text
 
-
-def test_a_documentation_page_keeps_its_code_and_drops_its_side_navigation():
-    text = _clean(page_kinds.docs_page())
-    for part in (*page_kinds.DOC_TEXT, *page_kinds.CODE):
-        assert score_text(text, part).r > 0.9, part[:40]
-    for entry in (*page_kinds.SIDEBAR, "On this page"):
-        assert entry not in text

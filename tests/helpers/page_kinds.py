@@ -1,7 +1,6 @@
-"""Small pages of four kinds written by hand for fusion's tests, each with the part whose fate depends
+"""Small pages of three kinds written by hand for fusion's tests, each with the part whose fate depends
 on the kind of page: a Q&A page's answers (content), an article's reader comments (not content), a
-listing's entries (content) beside its filters (not), a documentation page's code (content) beside
-its side navigation (not)."""
+listing's entries (content) beside its filters and sort controls (not)."""
 
 from __future__ import annotations
 
@@ -135,38 +134,3 @@ def listing_page() -> Page:
     {_FOOTER.format(site="Home Finder")}</body></html>"""
     return Page(html, "https://homefinder.example/search/riverton")
 
-
-DOC_TEXT = [
-    "A cache keeps the results of expensive calls so that the next call with the same arguments returns at once.",
-    "Create one cache per process and pass it the largest number of entries it may hold before it evicts the oldest.",
-]
-CODE = [
-    "from quickcache import Cache\n\ncache = Cache(max_entries=1000)\nvalue = cache.get_or_set(key, compute)",
-    "cache.invalidate(key)\ncache.clear()",
-]
-SIDEBAR = [
-    "Installation",
-    "Quick start",
-    "Configuration",
-    "Eviction policies",
-    "Metrics",
-    "API reference",
-    "Changelog",
-    "Contributing",
-]
-
-
-def docs_page() -> Page:
-    """A documentation page: side navigation, breadcrumbs and an 'on this page' list around prose and code."""
-    sidebar = "".join(f'<li><a href="/docs/{i}">{name}</a></li>' for i, name in enumerate(SIDEBAR))
-    html = f"""<html><head><title>Using the cache - quickcache documentation</title></head><body>
-    {_HEADER.format(site="quickcache")}
-    <nav class="sidebar"><ul>{sidebar}</ul></nav>
-    <div class="document"><div class="breadcrumbs"><a href="/docs">Docs</a> / <a href="/docs/guide">Guide</a> /
-    Using the cache</div><h1>Using the cache</h1><p>{DOC_TEXT[0]}</p><h2>Creating a cache</h2>
-    <p>{DOC_TEXT[1]}</p><pre><code>{CODE[0]}</code></pre><h2>Removing entries</h2>
-    <p>Entries can be removed one at a time or all at once:</p><pre><code>{CODE[1]}</code></pre></div>
-    <nav class="toc"><h3>On this page</h3><ul><li><a href="#create">Creating a cache</a></li>
-    <li><a href="#remove">Removing entries</a></li></ul></nav>
-    {_FOOTER.format(site="quickcache")}</body></html>"""
-    return Page(html, "https://quickcache.example/docs/guide/cache")
