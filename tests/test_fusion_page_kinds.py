@@ -38,4 +38,3 @@ def test_a_listing_keeps_every_entry_and_drops_its_filters():
         assert score_text(text, f"{title} {summary}").r > 0.9, title
     for control in (*page_kinds.FILTERS, "Filter results", "Apply filters", "Sort by"):
         assert control not in text
-

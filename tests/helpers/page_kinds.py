@@ -133,4 +133,3 @@ def listing_page() -> Page:
     <nav class="pagination"><a href="?p=1">1</a> <a href="?p=2">2</a> <a href="?p=3">3</a> <a href="?p=2">Next</a></nav></main>
     {_FOOTER.format(site="Home Finder")}</body></html>"""
     return Page(html, "https://homefinder.example/search/riverton")
-
