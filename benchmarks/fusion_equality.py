@@ -116,7 +116,7 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
     table = np.zeros((len(recorder.rows), width), dtype=np.uint64)
     for i, row in enumerate(recorder.rows):
         table[i, : len(row)] = row
-    names = create_model("fusion").fitted_weights.names
+    names = create_model("fusion").loaded_weights.names
     np.savez_compressed(out, keys=np.array(recorder.keys), table=table, names=np.array(names))
     print(f"{len(recorder.keys)} page records ({count} pages) written to {out}", file=sys.stderr)
 

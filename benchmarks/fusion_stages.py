@@ -31,7 +31,7 @@ STAGES = ("parse", "blocks", "page features", "site features", "trees", "decisio
 def _stages(model: FusionModel, html: str, url: str) -> list[float]:
     """CPU seconds of each of :data:`STAGES` for one clean of ``html``."""
     clock = time.process_time
-    weights = model.fitted_weights
+    weights = model.loaded_weights
     t0 = clock()
     page = Page(html, url)
     page.tree  # noqa: B018 (parses)
@@ -40,7 +40,7 @@ def _stages(model: FusionModel, html: str, url: str) -> list[float]:
     t2 = clock()
     found = page_features.page_blocks(page, weights.vocabulary_bits)
     t3 = clock()
-    site = model._evidence.features(page, found.blocks, found.tokens)
+    site = model.evidence_.features(page, found.blocks, found.tokens)
     t4 = clock()
     matrix = feature_matrix(found, site, len(weights.vocabulary))
     probability = weights.trees.probabilities(matrix)

@@ -1,12 +1,21 @@
-"""Saved pages on disk: every directory that directly holds ``*.html`` files is one site."""
+"""Saved pages on disk: every directory that directly holds pages is one site.
+
+A page is ``<name>.html``, or ``<name>.html.gz`` (a gzipped page, as WCXB stores them); its gold
+text, where a collection has one, is ``<name>.txt`` beside it, and every output written for it is
+named ``<name>.txt`` too.
+"""
 
 from __future__ import annotations
 
+import gzip
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_PAGE_BYTES = 50 * 1024 * 1024  # larger files are refused as pages, not read into memory
+MAX_PAGE_BYTES = 50 * 1024 * 1024  # larger pages (unpacked) are refused, not read into memory
+PAGE_SUFFIXES: tuple[str, ...] = (".html", ".html.gz")
+_GZIP_SUFFIX = ".gz"
 
 
 @dataclass(frozen=True)
@@ -19,8 +28,27 @@ class Site:
 
     @property
     def name(self) -> str:
-        """The site's directory name (its host, in the development set)."""
+        """The site's directory name (its host, in the development sets)."""
         return self.relative.name or self.root.name
+
+
+def is_page(name: str) -> bool:
+    """True for a file name that holds a page (``*.html`` or ``*.html.gz``)."""
+    return name.lower().endswith(PAGE_SUFFIXES)
+
+
+def page_name(path: Path) -> str:
+    """The page's name without its page suffix: ``0001`` for ``0001.html`` and ``0001.html.gz``."""
+    name = path.name
+    for suffix in sorted(PAGE_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def gold_path(page: Path) -> Path:
+    """The gold text lying beside a page (``<name>.txt``)."""
+    return page.with_name(page_name(page) + ".txt")
 
 
 def find_sites(root: str | Path) -> list[Site]:
@@ -31,7 +59,7 @@ def find_sites(root: str | Path) -> list[Site]:
     sites = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         dirnames.sort()
-        pages = sorted(name for name in filenames if name.lower().endswith(".html"))
+        pages = sorted(name for name in filenames if is_page(name))
         if pages:
             directory = Path(dirpath)
             sites.append(Site(root, directory.relative_to(root), tuple(directory / name for name in pages)))
@@ -39,8 +67,18 @@ def find_sites(root: str | Path) -> list[Site]:
 
 
 def read_page_bytes(path: Path) -> bytes:
-    """The raw bytes of a saved page; raises ``OSError`` (or ``ValueError`` when over the size cap)."""
-    size = path.stat().st_size
-    if size > MAX_PAGE_BYTES:
-        raise ValueError(f"{path} is {size} bytes, over the {MAX_PAGE_BYTES}-byte page limit")
-    return path.read_bytes()
+    """The raw bytes of a saved page, unpacked when gzipped; raises ``OSError`` (or ``ValueError``
+    when over the size cap, or for a broken gzip file)."""
+    if not path.name.lower().endswith(_GZIP_SUFFIX):
+        size = path.stat().st_size
+        if size > MAX_PAGE_BYTES:
+            raise ValueError(f"{path} is {size} bytes, over the {MAX_PAGE_BYTES}-byte page limit")
+        return path.read_bytes()
+    try:
+        with gzip.open(path, "rb") as packed:
+            body = packed.read(MAX_PAGE_BYTES + 1)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise ValueError(f"{path} is not a readable gzip file: {exc}") from None
+    if len(body) > MAX_PAGE_BYTES:
+        raise ValueError(f"{path} unpacks to over the {MAX_PAGE_BYTES}-byte page limit")
+    return body

@@ -10,7 +10,8 @@ import types
 import attrs
 import pytest
 import scrapy
-from helpers.crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CleanCounter, CommonBlocks
+from helpers.learners import make_learner, pipeline_of, use_model
 from helpers.scrapy_compat import opened_crawler
 from itemadapter import ItemAdapter
 from scrapy.http import HtmlResponse
@@ -18,12 +19,9 @@ from scrapy.loader import ItemLoader
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
-from scrapy_boilerplate.crawl.domain import DomainState
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 from scrapy_boilerplate.testing.synthetic import make_site
 
 SITE = make_site("shop.example", 8, seed=5)
@@ -58,14 +56,29 @@ class AttrsItem:
     boilerplate_model: str | None = None
 
 
+def learner_and_pipeline(model=None, spidercls=None, **settings) -> tuple[BoilerplateLearner, BoilerplatePipeline]:
+    """A learner that already has ``model`` fitted for DOMAIN, and its pipeline; cleaning stays in this thread."""
+    learner = make_learner(**{"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
+    if model is not None:
+        use_model(learner, DOMAIN, model, len(SITE))
+    return learner, pipeline_of(learner, spidercls)
+
+
 def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline:
     """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
-    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
-    learner = BoilerplateLearner.from_crawler(crawler)
-    if model is not None:
-        learner.domains[DOMAIN] = state = DomainState()
-        state.adopt(Learned.from_stored(StoredModel.new("test", DOMAIN, model, len(SITE))))
-    return BoilerplatePipeline(learner, spidercls)
+    return learner_and_pipeline(model, spidercls, **settings)[1]
+
+
+MISSING = object()
+ELSEWHERE = "http://elsewhere.example/a.html"  # a domain never sampled: cleaned by the fallback at once
+
+
+def crawl_pipeline(**settings) -> BoilerplatePipeline:
+    """The pipeline of a crawler with the add-on, made as Scrapy makes it; cleaning stays in this thread."""
+    crawler = opened_crawler(
+        {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_CLEAN_IN_THREAD": False, **settings}
+    )
+    return BoilerplatePipeline.from_crawler(crawler)
 
 
 def fitted() -> CommonBlocks:
@@ -265,10 +278,10 @@ def test_opted_out_item_passes_untouched():
 def test_an_item_that_leaves_before_the_pipeline_is_forgotten(signal_name):
     from scrapy import signals
 
-    pipeline = make_pipeline(fitted())
+    learner, pipeline = learner_and_pipeline(fitted())
     item = {"url": SITE[0].url, "title": "no html here"}
     pipeline.pages.link(item, html_response(SITE[0]))
-    pipeline.learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
+    learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
     assert len(pipeline.pages) == 0
     assert "text" not in process(pipeline, item)  # no HTML, no link: passes on untouched
 
@@ -289,23 +302,48 @@ def test_an_item_without_html_is_cleaned_from_its_response_and_never_carries_the
 
 
 def test_every_item_of_a_listing_page_gets_the_page_text_from_one_clean():
-    pipeline = make_pipeline(fitted())
+    model = CleanCounter().fit([Page(p.html, p.url) for p in SITE])
+    pipeline = make_pipeline(model)
     response = html_response(SITE[1])
     items = [{"url": f"{SITE[1].url}#entry-{i}", "n": i} for i in range(5)]
     for item in items:
         pipeline.pages.link(item, response)
     texts = {process(pipeline, item)["text"] for item in items}
-    assert len(texts) == 1 and SITE[1].article_text.split("\n\n")[1][:60] in texts.pop()
-    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CommonBlocks.name)) == 5
-    assert pipeline.cleaner._means.get(CommonBlocks.name, (0,))[0] <= 1  # one clean, not five
+    assert len(texts) == 1, texts  # each clean ends with its own number: five cleans make five texts
+    text = texts.pop()
+    assert SITE[1].article_text.split("\n\n")[1][:60] in text and text.endswith("clean #1")
+    assert model.cleans == 1
+    assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CleanCounter.name)) == 5
 
 
-@pytest.mark.parametrize("item_type", [dict, DeclaredItem, DataItem])
-def test_drop_html_removes_the_page_from_cleaned_items(item_type):
-    pipeline = make_pipeline(fitted(), BOILERPLATE_DROP_HTML=True)
-    item = process(pipeline, item_type(url=SITE[0].url, html=SITE[0].html))
+@pytest.mark.parametrize(
+    "item_type, html_after", [(dict, MISSING), (DeclaredItem, MISSING), (DataItem, None), (AttrsItem, None)]
+)
+def test_drop_html_removes_the_page_from_cleaned_items(item_type, html_after):
+    """Dicts and scrapy.Item lose the field; dataclass and attrs items keep the attribute, emptied."""
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, item_type(url=ELSEWHERE, html=SITE[0].html))
     adapter = ItemAdapter(item)
-    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"] and not adapter.get("html")
+    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"]
+    assert adapter.get("html", MISSING) is html_after
+
+
+@pytest.mark.parametrize(
+    "make_item",
+    [
+        lambda: {"url": ELSEWHERE, "html": None},
+        lambda: {"url": ELSEWHERE},
+        lambda: DeclaredItem(url=ELSEWHERE),
+        lambda: DataItem(url=ELSEWHERE, html=None),
+        lambda: AttrsItem(url=ELSEWHERE, html=None),
+    ],
+    ids=["dict-None", "dict-missing", "Item-missing", "dataclass-None", "attrs-None"],
+)
+def test_drop_html_leaves_an_item_without_a_page_as_it_came(make_item):
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, make_item())
+    assert ItemAdapter(item).asdict() == ItemAdapter(make_item()).asdict()  # a None stays, a missing field stays out
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="no_html")) == 1
 
 
 def test_non_items_pass_through():
@@ -337,7 +375,7 @@ def test_item_of_a_domain_never_sampled_does_not_wait():
     ],
 )
 def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
-    from scrapy_boilerplate.crawl.pipeline import skip_reason
+    from scrapy_boilerplate.crawl.page_checks import skip_reason
 
     assert skip_reason(html, max_bytes=50) == reason
 
@@ -346,11 +384,10 @@ def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
 def test_a_response_kept_for_waiting_items_keeps_no_parsed_tree(waits):
     from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 
-    pipeline = make_pipeline(None if waits else fitted())
+    learner, pipeline = learner_and_pipeline(None if waits else fitted())
     if waits:  # a page of the domain is in its sample: its items wait for the model
-        pipeline.learner.add_sample(DOMAIN, Page(SITE[5].html, SITE[5].url))
-    learner = pipeline.learner
-    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.should_hold)
+        learner.sampler.offer(DOMAIN, Page(SITE[5].html, SITE[5].url))
+    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.book.items_wait)
     response = html_response(SITE[0])
     selector, title = response.selector, response.css("title::text").get()
     items = list(middleware.process_spider_output(response, [{"url": SITE[0].url, "title": SITE[0].title}]))

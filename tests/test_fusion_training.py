@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,11 @@ from scrapy_boilerplate.models.fusion.training.labels import block_labels
 from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
 from scrapy_boilerplate.testing.synthetic import write_corpus
 
-lightgbm = pytest.importorskip("lightgbm", reason="training needs the train extra")
+
+@pytest.fixture
+def lightgbm():
+    """LightGBM (the train extra); the test that asks for it skips without it."""
+    return pytest.importorskip("lightgbm", reason="training needs the train extra")
 
 
 def test_labels_follow_the_gold_sequence_not_a_bag_of_words():
@@ -21,7 +27,7 @@ def test_labels_follow_the_gold_sequence_not_a_bag_of_words():
     assert labels.tolist() == [0.0, 1.0, 0.0]
 
 
-def test_exported_trees_predict_what_lightgbm_predicts():
+def test_exported_trees_predict_what_lightgbm_predicts(lightgbm):
     from scrapy_boilerplate.models.fusion.training.fit import export_trees
 
     rng = np.random.default_rng(7)
@@ -47,6 +53,7 @@ def _corpus(root):
     return root
 
 
+@pytest.mark.usefixtures("lightgbm")
 def test_training_twice_writes_the_same_bytes(tmp_path):
     data = _corpus(tmp_path / "data")
     for name in ("a.json", "b.json"):
@@ -57,14 +64,16 @@ def test_training_twice_writes_the_same_bytes(tmp_path):
     assert weights.trained_on == {"one.example", "two.example", "three.example"}
 
 
+@pytest.mark.usefixtures("lightgbm")
 def test_trained_weights_drive_the_model(tmp_path):
     data = _corpus(tmp_path / "data")
     assert main(["train", "-q", str(data), "-o", str(tmp_path / "w.json")]) == 0
     model = create_model("fusion", weights=str(tmp_path / "w.json")).fit([])
     assert load_weights(tmp_path / "w.json").trees.roots.size > 0
-    assert model.fitted_weights is load_weights(tmp_path / "w.json")
+    assert model.loaded_weights is load_weights(tmp_path / "w.json")
 
 
+@pytest.mark.usefixtures("lightgbm")
 def test_folds_hold_each_site_out_of_one_fold(tmp_path):
     data = _corpus(tmp_path / "data")
     assert main(["train", "-q", str(data), "--folds", "2", "--folds-dir", str(tmp_path / "folds")]) == 0
@@ -80,6 +89,15 @@ def test_train_without_an_output_says_so(tmp_path, capsys):
     assert "nothing to write" in capsys.readouterr().err
 
 
+def test_train_without_lightgbm_names_the_extra_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "lightgbm", None)  # an import of it now fails, as where it is absent
+    assert main(["train", "-q", str(_corpus(tmp_path / "data")), "-o", str(tmp_path / "w.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'scrapy-boilerplate-learner[train]'" in err
+    assert not (tmp_path / "w.json").exists()
+
+
+@pytest.mark.usefixtures("lightgbm")
 def test_bench_scores_each_site_with_weights_that_never_saw_it(tmp_path):
     from scrapy_boilerplate.evaluation.bench import footnotes, run_model
     from scrapy_boilerplate.models.spec import ModelSpec

@@ -10,12 +10,13 @@ import multiprocessing
 import resource
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scrapy_boilerplate.corpus import Site, find_sites
+from scrapy_boilerplate.corpus import Site, find_sites, gold_path, page_name
 from scrapy_boilerplate.evaluation.heldout import HeldOut
-from scrapy_boilerplate.evaluation.metric import MeanScore, Score, mean_score, score_text
+from scrapy_boilerplate.evaluation.metric import MeanScore, Score, mean_score, score_text, wcxb_score
 from scrapy_boilerplate.evaluation.peers import load_peer
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.offline import load_page, process_site
@@ -39,13 +40,9 @@ class BenchRow:
     peak_rss_mb: float
     failures: int
     page_f1: dict[str, float] = field(default_factory=dict, repr=False)  # page path -> F1
+    page_wcxb: dict[str, list[float]] = field(default_factory=dict, repr=False)  # page path -> WCXB's P, R, F1
     note: str = ""  # how the figures were measured, when a reader must know (cross-validation)
     lost: int | None = None  # pages whose article this model lost (see count_lost)
-
-
-def gold_path(page: Path) -> Path:
-    """The gold text lying beside a page."""
-    return page.with_suffix(".txt")
 
 
 def is_site_level(site: Site) -> bool:
@@ -57,14 +54,25 @@ def is_site_level(site: Site) -> bool:
 def _write_prediction(pred_dir: Path | None, site: Site, page: Path, text: str) -> None:
     if pred_dir is None:
         return
-    target = pred_dir / site.relative / (page.stem + ".txt")
+    target = pred_dir / site.relative / (page_name(page) + ".txt")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
 
 
+Scored = tuple[Site, Path, Score, Score]  # a page's site, path, token score and WCXB score
+
+
+def _scored(site: Site, path: Path, text: str) -> Scored | None:
+    """The page's scores against its gold (None for a page without gold)."""
+    gold = _gold(path)
+    if gold is None:
+        return None
+    return site, path, score_text(text, gold), wcxb_score(text, gold)
+
+
 def _row(
     label: str,
-    scored: list[tuple[Site, Path, Score]],
+    scored: list[Scored],
     fit_s: list[float],
     clean_s: list[float],
     failures: int,
@@ -73,13 +81,14 @@ def _row(
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return BenchRow(
         label,
-        mean_score(score for _, _, score in scored),
-        mean_score(score for site, _, score in scored if is_site_level(site)),
+        mean_score(score for _, _, score, _ in scored),
+        mean_score(score for site, _, score, _ in scored if is_site_level(site)),
         statistics.median(fit_s) * 1000 if fit_s else None,
         statistics.median(clean_s) * 1000 if clean_s else 0.0,
         peak_mb,
         failures,
-        {str(path): score.f1 for _, path, score in scored},
+        {str(path): score.f1 for _, path, score, _ in scored},
+        {str(path): [wcxb.p, wcxb.r, wcxb.f1] for _, path, _, wcxb in scored},
         note,
     )
 
@@ -106,7 +115,8 @@ def run_model(
     A model learned from labelled pages is scored on each site with the ``folds`` weights that
     were trained without that site; without ``folds`` its row says when it was trained on them.
     """
-    scored, fit_s, clean_s, failures = [], [], [], 0
+    scored: list[Scored] = []
+    fit_s, clean_s, failures = [], [], 0
     sites = find_sites(data_dir)
     progress = _progress(spec.label, sites, show_progress)
     held_out = HeldOut(spec, folds)
@@ -119,9 +129,8 @@ def run_model(
             if page.error is None:
                 clean_s.append(page.clean_seconds)
             _write_prediction(pred_dir, site, page.path, page.text)
-            gold = _gold(page.path)
-            if gold is not None:
-                scored.append((site, page.path, score_text(page.text, gold)))
+            if (found := _scored(site, page.path, page.text)) is not None:
+                scored.append(found)
     progress.close()
     return _row(held_out.label, scored, fit_s, clean_s, failures, held_out.note())
 
@@ -129,7 +138,8 @@ def run_model(
 def run_peer(data_dir: Path, name: str, pred_dir: Path | None, show_progress: bool = False) -> BenchRow:
     """Score peer extractor ``name`` on the same pages, decoded the same way."""
     extract = load_peer(name)
-    scored, clean_s, failures = [], [], 0
+    scored: list[Scored] = []
+    clean_s, failures = [], 0
     sites = find_sites(data_dir)
     progress = _progress(name, sites, show_progress)
     for site in sites:
@@ -143,9 +153,8 @@ def run_peer(data_dir: Path, name: str, pred_dir: Path | None, show_progress: bo
             except Exception:  # peers fail on odd pages; that page scores as empty
                 failures += 1
             _write_prediction(pred_dir, site, path, text)
-            gold = _gold(path)
-            if gold is not None:
-                scored.append((site, path, score_text(text, gold)))
+            if (found := _scored(site, path, text)) is not None:
+                scored.append(found)
             progress.page_done()
         progress.site_done()
     progress.close()
@@ -203,7 +212,8 @@ def count_lost(rows: list[BenchRow]) -> None:
         )
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
+def format_figure(value: float | None, digits: int = 3) -> str:
+    """A figure as the tables print it ("-" when there is none)."""
     return "-" if value is None else f"{value:.{digits}f}"
 
 
@@ -231,28 +241,32 @@ def format_table(rows: list[BenchRow]) -> str:
             (
                 r.label,
                 str(r.all.n),
-                _fmt(r.all.p),
-                _fmt(r.all.r),
-                _fmt(r.all.f1),
+                format_figure(r.all.p),
+                format_figure(r.all.r),
+                format_figure(r.all.f1),
                 str(r.site_level.n),
-                _fmt(r.site_level.p),
-                _fmt(r.site_level.r),
-                _fmt(r.site_level.f1),
-                _fmt(r.fit_ms_median, 1),
-                _fmt(r.clean_ms_median, 2),
-                _fmt(r.peak_rss_mb, 0),
+                format_figure(r.site_level.p),
+                format_figure(r.site_level.r),
+                format_figure(r.site_level.f1),
+                format_figure(r.fit_ms_median, 1),
+                format_figure(r.clean_ms_median, 2),
+                format_figure(r.peak_rss_mb, 0),
                 str(r.failures),
                 _lost(r),
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    table = "\n".join(
+    return fixed_width(lines) + "".join("\n" + line for line in footnotes(rows))
+
+
+def fixed_width(lines: Sequence[Sequence[str]]) -> str:
+    """Rows of cells as aligned text: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join(
         "  ".join(
-            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=False))
+            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
         )
         for line in lines
     )
-    return table + "".join("\n" + line for line in footnotes(rows))
 
 
 def _lost(row: BenchRow) -> str:
@@ -280,9 +294,9 @@ def format_markdown(rows: list[BenchRow]) -> str:
     ]
     for r in rows:
         out.append(
-            f"| {r.label} | {r.all.n} | {_fmt(r.all.p)} | {_fmt(r.all.r)} | {_fmt(r.all.f1)} | {r.site_level.n} "
-            f"| {_fmt(r.site_level.p)} | {_fmt(r.site_level.r)} | {_fmt(r.site_level.f1)} "
-            f"| {_fmt(r.fit_ms_median, 1)} | {_fmt(r.clean_ms_median, 2)} | {_fmt(r.peak_rss_mb, 0)} | {_lost(r)} |"
+            f"| {r.label} | {r.all.n} | {format_figure(r.all.p)} | {format_figure(r.all.r)} | {format_figure(r.all.f1)} | {r.site_level.n} "
+            f"| {format_figure(r.site_level.p)} | {format_figure(r.site_level.r)} | {format_figure(r.site_level.f1)} "
+            f"| {format_figure(r.fit_ms_median, 1)} | {format_figure(r.clean_ms_median, 2)} | {format_figure(r.peak_rss_mb, 0)} | {_lost(r)} |"
         )
     notes = footnotes(rows)
     return "\n".join(out) + "\n" + ("\n" + "\n\n".join(notes) + "\n" if notes else "")

@@ -3,10 +3,14 @@
 The definition is the development set's (``../shared/datasets/README.md``): bags of tokens
 from :func:`scrapy_boilerplate.tokenize.tokenize`, overlap = sum of per-token minimum counts,
 macro-averaged over pages.  Empty gold and empty prediction score 1; either one alone scores 0.
+
+WCXB's own metric (Foley 2026) is scored beside it on WCXB's pages: word-level F1 over lower-cased
+``\\w+`` tokens (Python ``re``), bags likewise; an empty gold scores 1 only for an empty output.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,6 +56,19 @@ def score_bags(pred: Counter[str], gold: Counter[str]) -> Score:
 def score_text(prediction: str | None, gold: str | None) -> Score:
     """Score an extracted text against its gold text (``None`` counts as empty)."""
     return score_bags(token_bag(prediction), token_bag(gold))
+
+
+_WCXB_WORD = re.compile(r"\w+")
+
+
+def wcxb_bag(text: str | None) -> Counter[str]:
+    """The bag of WCXB's words of ``text``: lower-cased ``\\w+`` runs."""
+    return Counter(_WCXB_WORD.findall(text.lower())) if text else Counter()
+
+
+def wcxb_score(prediction: str | None, gold: str | None) -> Score:
+    """Score an extracted text against its gold text in WCXB's metric (``None`` counts as empty)."""
+    return score_bags(wcxb_bag(prediction), wcxb_bag(gold))
 
 
 def mean_score(scores: Iterable[Score]) -> MeanScore:

@@ -10,13 +10,13 @@ is a single-page extractor: the site features are missing and the trees route th
 
 from __future__ import annotations
 
-import html as html_lib
 from functools import partial
 from typing import Any
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.html.serialize import outer_html
-from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.html.structure import kept_blocks_html
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.decide import page_threshold
 from scrapy_boilerplate.models.fusion.explain import decisions
 from scrapy_boilerplate.models.fusion.features import feature_matrix
@@ -27,16 +27,6 @@ from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
 BLOCK_SEPARATOR = "\n\n"
-
-
-def _block_html(block: Block) -> str:
-    if block.leaf:
-        return outer_html(block.element)
-    return f"<p>{html_lib.escape(block.text)}</p>"
-
-
-def _kept_html(kept: list[Block]) -> str:
-    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
 
 
 @register
@@ -67,27 +57,27 @@ class FusionModel(SiteModel):
         self.weights = weights
         self.site_features = site_features
         self.threshold = None if threshold is None else float(threshold)
-        self._evidence = SiteEvidence()
+        self.evidence_ = SiteEvidence()
 
     @property
-    def fitted_weights(self) -> FusionWeights:
+    def loaded_weights(self) -> FusionWeights:
         """The weights in use (read once per process and file)."""
         return load_weights(self.weights)
 
     def _fit(self, pages: list[Page]) -> None:
-        self.fitted_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
-        self._evidence = SiteEvidence().fit(pages if self.site_features else [])
+        self.loaded_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
+        self.evidence_ = SiteEvidence().fit(pages if self.site_features else [])
 
     def probabilities(self, page: Page) -> tuple[list[Block], Any, Any]:
         """The page's text blocks, their feature matrix and P(main content) of each."""
-        weights = self.fitted_weights
+        weights = self.loaded_weights
         found = page_blocks(page, weights.vocabulary_bits)
-        site = self._evidence.features(page, found.blocks, found.tokens)
+        site = self.evidence_.features(page, found.blocks, found.tokens)
         matrix = feature_matrix(found, site, len(weights.vocabulary))
         return found.blocks, matrix, weights.trees.probabilities(matrix)
 
     def _clean(self, page: Page) -> CleanedPage:
-        weights = self.fitted_weights
+        weights = self.loaded_weights
         threshold = weights.threshold if self.threshold is None else self.threshold
         blocks, matrix, probability = self.probabilities(page)
         threshold = page_threshold(probability, matrix, threshold)
@@ -97,12 +87,14 @@ class FusionModel(SiteModel):
         total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
         explained = partial(decisions, page, blocks, keep, weights.trees, weights.names, matrix, probability, threshold)
         score = float(probability.max()) if len(probability) else 0.0
-        return CleanedPage(text, partial(_kept_html, kept), self.name, total, len(text), score, explained)
+        return CleanedPage(
+            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), score, explained
+        )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return {"site": self._evidence.state()}, {}
+        return {"site": self.evidence_.state()}, {}
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
         if set(state) != {"site"} or arrays:
             raise ModelFormatError(f"fusion state needs 'site' only, got {sorted(state)} and arrays {sorted(arrays)}")
-        self._evidence = SiteEvidence.from_state(state["site"])
+        self.evidence_ = SiteEvidence.from_state(state["site"])

@@ -20,8 +20,9 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.blocks import BlockDupModel, EntropyModel, block_vectors, word_pairs
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.serialization import dump_model, load_model
 from scrapy_boilerplate.models.style_tree import NOISY, StyleTreeModel
 from scrapy_boilerplate.page import Page

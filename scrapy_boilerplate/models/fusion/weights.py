@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.page_features import PAGE_FEATURES
 from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble

@@ -61,7 +61,7 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         import lightgbm  # noqa: F401
     except ImportError:
-        print("train: LightGBM is not installed; pip install 'scrapy-boilerplate[train]'", file=sys.stderr)
+        print("train: LightGBM is not installed; pip install 'scrapy-boilerplate-learner[train]'", file=sys.stderr)
         return 2
     from scrapy_boilerplate.corpus import find_sites
     from scrapy_boilerplate.models.fusion.training.dataset import corpus_rows

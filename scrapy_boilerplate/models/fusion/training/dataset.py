@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scrapy_boilerplate.corpus import Site
+from scrapy_boilerplate.corpus import Site, gold_path
 from scrapy_boilerplate.models.fusion.heldout import site_key
 from scrapy_boilerplate.models.fusion.page_features import page_blocks
 from scrapy_boilerplate.models.fusion.site_features import SiteEvidence
@@ -40,7 +40,7 @@ class PageRows:
 
 
 def _gold(path: Path) -> str | None:
-    gold = path.with_suffix(".txt")
+    gold = gold_path(path)
     return gold.read_text(encoding="utf-8", errors="replace") if gold.is_file() else None
 
 
