@@ -6,7 +6,8 @@ data, the words of its template) and what its markup shows (repeated cards, code
 headings, how its text is spread), trained on labelled pages and shipped as JSON weights.
 """
 
-from scrapy_boilerplate.pagetype.classify import PageType, PageTypeClassifier, TypeSignal, classify_page
+from scrapy_boilerplate.models.base import PageType
+from scrapy_boilerplate.pagetype.classify import PageTypeClassifier, TypeSignal, classify_page, page_type_of
 from scrapy_boilerplate.pagetype.labels import NO_CONTENT, PAGE_TYPES
 from scrapy_boilerplate.pagetype.siblings import SIBLING_WEIGHT, combine_with_siblings
 from scrapy_boilerplate.pagetype.signals import PageSignals, read_signals
@@ -24,5 +25,6 @@ __all__ = [
     "classify_page",
     "combine_with_siblings",
     "load_page_type_weights",
+    "page_type_of",
     "read_signals",
 ]

@@ -7,11 +7,13 @@ with the words behind each kind's evidence).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from scrapy_boilerplate.models.base import PageType
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.pagetype.evidence import KindWeights
 from scrapy_boilerplate.pagetype.labels import PAGE_TYPES
@@ -22,24 +24,12 @@ EXPLAINED_SIGNALS = 5
 EXPLAINED_WORDS = 3
 
 
-@dataclass(frozen=True)
-class PageType:
-    """A page's type and the probability of each type (in :data:`PAGE_TYPES` order)."""
-
-    label: str
-    probabilities: dict[str, float]
-
-    @classmethod
-    def from_probabilities(cls, probabilities: np.ndarray) -> PageType:
-        """The type of highest probability (the first in :data:`PAGE_TYPES` order on a tie)."""
-        return cls(
-            PAGE_TYPES[int(np.argmax(probabilities))], dict(zip(PAGE_TYPES, map(float, probabilities), strict=True))
-        )
-
-    @property
-    def confidence(self) -> float:
-        """The probability of :attr:`label`."""
-        return self.probabilities[self.label]
+def page_type_of(probabilities: Sequence[float]) -> PageType:
+    """The type of highest probability (the first in :data:`PAGE_TYPES` order on a tie) and every
+    type's probability, from probabilities in :data:`PAGE_TYPES` order."""
+    values = [float(value) for value in probabilities]
+    best = max(range(len(values)), key=values.__getitem__)
+    return PageType(PAGE_TYPES[best], dict(zip(PAGE_TYPES, values, strict=True)))
 
 
 @dataclass(frozen=True)
@@ -81,7 +71,7 @@ class PageTypeClassifier:
     def classify_signals(self, signals: PageSignals) -> PageType:
         """The type of a page from its signals (read once, e.g. for a report that also explains)."""
         weights = self.weights
-        return PageType.from_probabilities(weights.probabilities(weights.features([signals]))[0])
+        return page_type_of(weights.probabilities(weights.features([signals]))[0])
 
     def explain(self, signals: PageSignals, label: str, top: int = EXPLAINED_SIGNALS) -> list[TypeSignal]:
         """The ``top`` signals that raised ``label``'s score most on this page, strongest first."""

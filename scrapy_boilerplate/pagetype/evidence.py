@@ -3,7 +3,7 @@
 Many words each tell a little (``path:threads``, ``role:price``, ``label:reply``); trees split on a
 few of them at a time, so each kind's words are first weighed together: a page's score for a type
 is the kind's bias plus the weights of the words the page has, and the kind's softmax over the
-types is a column per type for the trees.  The weights are learned (a Bernoulli naive Bayes:
+types is a column per type for the trees.  The weights are learned (a logistic regression per kind:
 ``training.evidence``) and stored in the weights file.
 """
 

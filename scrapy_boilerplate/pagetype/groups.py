@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, raw_text
-from scrapy_boilerplate.pagetype.content import PRICE
+from scrapy_boilerplate.pagetype.content import CURRENCY_SIGNS
 
 Element = lxml.etree._Element
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -28,7 +28,7 @@ GROUP_STATS: tuple[str, ...] = (
     "group_links",
     "group_images",
     "group_headings",
-    "group_prices",
+    "group_currency_signs",
     "largest_group_size",
     "card_groups",
     "card_items",
@@ -49,6 +49,18 @@ class Group:
         return [child for child in self.parent if child.tag == tag and (child.get("class") or "") == cls]
 
 
+def repeated_group(parent: Element) -> Group | None:
+    """The largest run of ``parent``'s children of one tag and class, if repeated enough."""
+    sizes: dict[tuple[str, str], int] = {}
+    for child in parent:
+        tag = child.tag
+        if isinstance(tag, str):
+            key = (tag, child.get("class") or "")
+            sizes[key] = sizes.get(key, 0) + 1
+    key, size = max(sizes.items(), key=lambda item: item[1], default=(("", ""), 0))
+    return Group(parent, key, size) if size >= MIN_GROUP else None
+
+
 def candidate_groups(groups: Sequence[Group]) -> list[Group]:
     """The largest groups (by members), at most :data:`MAX_CANDIDATE_GROUPS`, largest first."""
     return sorted(groups, key=lambda group: -group.size)[:MAX_CANDIDATE_GROUPS]
@@ -56,23 +68,16 @@ def candidate_groups(groups: Sequence[Group]) -> list[Group]:
 
 def group_stats(found: Sequence[Group], page_chars: float) -> list[float]:
     """The repeated group holding the most text (its size, share of the page's text, chars per
-    item, and the share of its items with a link, an image, a heading, a price), the size of the
-    largest group, and the groups of cards and their items (in the order of :data:`GROUP_STATS`)."""
+    item, the share of its items with a link, an image, a heading, and its currency signs per
+    item), the size of the largest group, and the groups of cards and their items (in the order
+    of :data:`GROUP_STATS`).  A group's text is its parent's: one read per group."""
     candidates = candidate_groups(found)
     if not candidates:
         return [0.0] * len(GROUP_STATS)
-    best: tuple[int, list[Element], list[str]] = (-1, [], [])
-    card_groups = card_items = 0
-    for group in candidates:
-        items = group.items()
-        texts = [normalize_space(raw_text(item)) for item in items]
-        total = sum(len(text) for text in texts)
-        if total > best[0]:
-            best = (total, items, texts)
-        if _share(items, _has_link) >= CARD_LINKS and _share(items, _has_face) >= CARD_FACES:
-            card_groups += 1
-            card_items += len(items)
-    total, items, texts = best
+    texts = [normalize_space(raw_text(candidate.parent)) for candidate in candidates]
+    best = max(range(len(candidates)), key=lambda i: len(texts[i]))  # the first on a tie
+    total, text, items = len(texts[best]), texts[best], candidates[best].items()
+    cards = [candidate for candidate in candidates if _is_cards(candidate.items())]
     return [
         float(len(items)),
         total / page_chars if page_chars else 0.0,
@@ -80,11 +85,16 @@ def group_stats(found: Sequence[Group], page_chars: float) -> list[float]:
         _share(items, _has_link),
         _share(items, lambda item: next(item.iter("img"), None) is not None),
         _share(items, lambda item: next(item.iter(*HEADING_TAGS), None) is not None),
-        sum(bool(PRICE.search(text.lower())) for text in texts) / len(texts) if texts else 0.0,
+        sum(map(text.count, CURRENCY_SIGNS)) / len(items) if items else 0.0,
         float(candidates[0].size),
-        float(card_groups),
-        float(card_items),
+        float(len(cards)),
+        float(sum(card.size for card in cards)),
     ]
+
+
+def _is_cards(items: Sequence[Element]) -> bool:
+    """Most items have a link, and a heading or an image."""
+    return _share(items, _has_link) >= CARD_LINKS and _share(items, _has_face) >= CARD_FACES
 
 
 def _has_link(item: Element) -> bool:

@@ -14,9 +14,9 @@ import lxml.etree
 
 from scrapy_boilerplate.html import normalize_space, raw_text
 from scrapy_boilerplate.html.roles import value_words
-from scrapy_boilerplate.html.structured import type_name
 from scrapy_boilerplate.pagetype.address import link_section
-from scrapy_boilerplate.pagetype.groups import HEADING_TAGS, MIN_GROUP, Group
+from scrapy_boilerplate.pagetype.groups import HEADING_TAGS, MIN_GROUP, Group, repeated_group
+from scrapy_boilerplate.pagetype.scripts import type_name
 from scrapy_boilerplate.tokenize import tokenize
 
 Element = lxml.etree._Element
@@ -57,14 +57,12 @@ COUNTED_TAGS: tuple[str, ...] = (
     "ul",
 )
 MAX_ELEMENTS = 200_000  # a page of more elements is read this far
-ROLE_VALUES: tuple[str, ...] = ("class", "id")  # attributes whose words name an element's role
-_NOTED_TAGS = HEADING_TAGS | {"a", "input", "button", "article", "main"}
+_NOTED_TAGS = HEADING_TAGS | {"a", "input", "button"}
 LABELLED_HEADINGS = frozenset({"h1", "h2", "h3"})  # headings whose words are candidate signals
 MAX_LABEL_WORDS = 6  # words read of each heading or button
 MAX_LABEL_CHARS = 200  # characters read of each heading or button
 MAX_WORDS = 20_000  # candidate words kept per page
 MAX_HREF_CHARS = 500  # longer link targets are not read
-_ITEMTYPES = lxml.etree.XPath(".//@itemtype", smart_strings=False)
 
 
 @dataclass
@@ -73,68 +71,91 @@ class Markup:
 
     elements: int = 0
     tags: dict[str, int] = field(default_factory=dict)
-    link_chars: int = 0
     linked_headings: int = 0
     password_inputs: int = 0
     search_inputs: int = 0
     text_inputs: int = 0
-    container_chars: int = 0  # visible chars of the largest <article> or <main>
     words: dict[str, float] = field(default_factory=dict)  # role:, item: and og: words -> count
     groups: list[Group] = field(default_factory=list)  # the repeated groups, in document order
     title: str = ""
 
 
 def read_markup(tree: Element, body: Element) -> Markup:
-    """Walk ``body`` once (the head for its title and Open Graph type)."""
+    """Walk ``body`` once for its tags, role attributes, microdata types, link targets, labelled
+    elements and parents of repeated children; then read what those say."""
     found = Markup()
     _read_head(tree, found)
-    tags, groups = found.tags, found.groups
-    values: dict[str, int] = {}  # class and id values -> elements carrying them
-    for element in body.iter(lxml.etree.Element):
-        found.elements += 1
-        if found.elements > MAX_ELEMENTS:
+    tags = found.tags
+    values: dict[str, int] = {}  # class, id and itemtype values -> elements carrying them
+    parents: list[Element] = []  # elements of MIN_GROUP children or more
+    targets: list[str] = []  # link targets
+    noted: list[Element] = []  # headings, buttons, inputs
+    get = values.get
+    for count, element in enumerate(body.iter(lxml.etree.Element), 1):
+        if count > MAX_ELEMENTS:
             break
+        found.elements = count
         tag = cast(str, element.tag)  # elements only: the walk passes over comments
         tags[tag] = tags.get(tag, 0) + 1
-        for name in ROLE_VALUES:
-            value = element.get(name)
-            if value:
-                values[value] = values.get(value, 0) + 1
+        value = element.get("class")
+        if value:
+            values[value] = get(value, 0) + 1
+        value = element.get("id")
+        if value:
+            values[value] = get(value, 0) + 1
+        value = element.get("itemtype")
+        if value:
+            values[value] = get(value, 0) + 1
         if len(element) >= MIN_GROUP:
-            _note_group(element, groups)
+            parents.append(element)
         if tag in _NOTED_TAGS:
-            _note_element(tag, element, found)
-    words = found.words
-    for value, count in values.items():
-        for word in value_words(value):
-            key = "role:" + word
-            words[key] = words.get(key, 0.0) + count
-    for itemtype in _ITEMTYPES(body):
-        for name in str(itemtype).split():
-            words["item:" + type_name(name).lower()] = 1.0
+            if tag == "a":
+                value = element.get("href")
+                if value:
+                    targets.append(value)
+            else:
+                noted.append(element)
+    found.groups = [group for group in map(repeated_group, parents) if group is not None]
+    _note_words(values, found.words)
+    _note_links(targets, found.words)
+    for element in noted:
+        _note_element(cast(str, element.tag), element, found)
     return found
 
 
-def _note_element(tag: str, element: Element, found: Markup) -> None:
-    """Count what a link, heading, input or main container adds to the page's figures."""
-    if tag == "a":
-        found.link_chars += _visible_chars(element)
-        href = element.get("href")
-        if href and len(href) < MAX_HREF_CHARS:
-            words = found.words
+def _note_words(values: dict[str, int], words: dict[str, float]) -> None:
+    """The words of the role attribute values (``role:``) and the microdata types (``item:``)."""
+    counts: dict[str, int] = {}
+    get = counts.get
+    for value, count in values.items():
+        if "://" in value:  # an itemtype (class and id values are no addresses)
+            for name in value.split():
+                words["item:" + type_name(name).lower()] = 1.0
+            continue
+        for word in value_words(value):
+            counts[word] = get(word, 0) + count
+    words.update(("role:" + word, float(count)) for word, count in counts.items())
+
+
+def _note_links(targets: list[str], words: dict[str, float]) -> None:
+    """The sections of the site the links lead to (``link:``), by the links to each."""
+    for href in targets:
+        if len(href) < MAX_HREF_CHARS:
             for word in link_section(href):
                 key = "link:" + word
                 words[key] = words.get(key, 0.0) + 1.0
-    elif tag in HEADING_TAGS:
+
+
+def _note_element(tag: str, element: Element, found: Markup) -> None:
+    """Count what a heading, button or input adds to the page's figures."""
+    if tag in HEADING_TAGS:
         found.linked_headings += next(element.iter("a"), None) is not None
         if tag in LABELLED_HEADINGS:
-            _note_words("heading:", element, found.words)
+            _add_words("heading:", element, found.words)
     elif tag == "button":
-        _note_words("button:", element, found.words)
-    elif tag == "input":
-        _note_input(element, found)
+        _add_words("button:", element, found.words)
     else:
-        found.container_chars = max(found.container_chars, _visible_chars(element))
+        _note_input(element, found)
 
 
 def _read_head(tree: Element, found: Markup) -> None:
@@ -165,20 +186,7 @@ def _note_meta(element: Element, words: dict[str, float]) -> None:
                 words["generator:" + word] = 1.0
 
 
-def _note_group(parent: Element, groups: list[Group]) -> None:
-    """Record the largest run of children of one tag and class under ``parent``, if repeated."""
-    sizes: dict[tuple[str, str], int] = {}
-    for child in parent:
-        tag = child.tag
-        if isinstance(tag, str):
-            key = (tag, child.get("class") or "")
-            sizes[key] = sizes.get(key, 0) + 1
-    key, size = max(sizes.items(), key=lambda item: item[1], default=(("", ""), 0))
-    if size >= MIN_GROUP:
-        groups.append(Group(parent, key, size))
-
-
-def _note_words(prefix: str, element: Element, words: dict[str, float]) -> None:
+def _add_words(prefix: str, element: Element, words: dict[str, float]) -> None:
     """Add the first words of ``element``'s text to ``words`` under ``prefix`` (once per page)."""
     if len(words) < MAX_WORDS:
         for word in tokenize(raw_text(element)[:MAX_LABEL_CHARS])[:MAX_LABEL_WORDS]:
@@ -196,7 +204,3 @@ def _note_input(element: Element, found: Markup) -> None:
             found.words["button:" + word] = 1.0
     elif kind in ("text", "email", "tel", "number"):
         found.text_inputs += 1
-
-
-def _visible_chars(element: Element) -> int:
-    return len(normalize_space(raw_text(element)))

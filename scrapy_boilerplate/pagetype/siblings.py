@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from scrapy_boilerplate.pagetype.classify import PageType
+from scrapy_boilerplate.models.base import PageType
+from scrapy_boilerplate.pagetype.classify import page_type_of
 from scrapy_boilerplate.pagetype.labels import PAGE_TYPES
 
 SIBLING_WEIGHT = 0.25  # one sibling's weight beside the page's own reading (measured: benchmarks/README.md)
@@ -46,4 +47,4 @@ def combine_with_siblings(
     mass = total.sum()
     if mass <= 0:
         raise ValueError("the page's probabilities sum to zero")
-    return PageType.from_probabilities(total / mass)
+    return page_type_of(total / mass)

@@ -11,23 +11,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from scrapy_boilerplate.html.structured import scan_scripts
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.pagetype.address import ADDRESS_STATS, address_stats, address_words, page_address
 from scrapy_boilerplate.pagetype.content import CONTENT_STATS, content_stats, label_words
 from scrapy_boilerplate.pagetype.groups import GROUP_STATS, HEADING_TAGS, group_stats
 from scrapy_boilerplate.pagetype.markup import COUNTED_TAGS, read_markup
+from scrapy_boilerplate.pagetype.scripts import json_ld_types, script_chars
 from scrapy_boilerplate.tokenize import tokenize
 
 MARKUP_STATS: tuple[str, ...] = (
     "elements",
     *(f"tag_{tag}" for tag in COUNTED_TAGS),
-    "link_share",
     "linked_headings",
     "password_inputs",
     "search_inputs",
     "text_inputs",
-    "container_share",
     "chars_per_element",
     "text_share_of_html",
     "script_share_of_html",
@@ -84,29 +82,27 @@ def read_signals(page: Page) -> PageSignals:
     address = page_address(page)
     blocks = page.text_blocks()
     markup = read_markup(page.tree, page.body)
-    scripts = scan_scripts(page.html)
+    types = json_ld_types(page.html)
     text_stats = content_stats(blocks)
     chars = text_stats[0]
     words: dict[str, float] = dict(markup.words)
     words.update(label_words(blocks))
     words.update(dict.fromkeys(address_words(address), 1.0))
-    words.update(dict.fromkeys((f"ld:{name.lower()}" for name in scripts.json_ld_types), 1.0))
+    words.update(dict.fromkeys((f"ld:{name.lower()}" for name in types), 1.0))
     words.update(dict.fromkeys((f"title:{word}" for word in tokenize(markup.title)[:MAX_TITLE_WORDS]), 1.0))
     html_chars = max(len(page.html), 1)
     markup_stats = [
         float(markup.elements),
         *(float(markup.tags.get(tag, 0)) for tag in COUNTED_TAGS),
-        markup.link_chars / chars if chars else 0.0,
         float(markup.linked_headings),
         float(markup.password_inputs),
         float(markup.search_inputs),
         float(markup.text_inputs),
-        markup.container_chars / chars if chars else 0.0,
         chars / markup.elements if markup.elements else 0.0,
         chars / html_chars,
-        scripts.script_chars / html_chars,
+        script_chars(page.html) / html_chars,
         float(len(markup.title)),
-        float(len(scripts.json_ld_types)),
+        float(len(types)),
         float(len(markup.groups)),
         *_rates(markup.tags, markup.linked_headings, chars),
     ]

@@ -34,6 +34,8 @@ ANCESTOR_TAGS: tuple[str, ...] = (
     "select",
     "label",
 )
+# Attributes whose words describe an element's role in the page template.
+ROLE_ATTRIBUTES: tuple[str, ...] = ("class", "id", "role", "itemprop")
 
 # Function words of the languages most web text is in; their share is high in prose and low in
 # menus, bylines and link lists, whatever the topic.

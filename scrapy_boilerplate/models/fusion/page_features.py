@@ -20,13 +20,13 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block, normalize_space, raw_text
-from scrapy_boilerplate.html.roles import role_words
 from scrapy_boilerplate.models.fusion.lexicon import (
     ANCESTOR_TAGS,
     BLOCK_TAG_FEATURES,
     COMMENTS_HEADING,
     HEADING_LEVELS,
     PUNCTUATION,
+    ROLE_ATTRIBUTES,
     ROLE_PARTS,
     SENTENCE_ENDS,
     STOP_WORDS,
@@ -85,6 +85,7 @@ _REGION_COLUMNS = [
     _INDEX[name] for name in ("pv_in_region", "pv_ratio", "parent_share", "parent_link_share", "grandparent_share")
 ]
 _ANCESTOR_BITS = {tag: 1 << i for i, tag in enumerate(ANCESTOR_TAGS)}
+_ROLE_WORD = re.compile(r"[a-z]+")
 _COMMENTS_HEADING = re.compile(COMMENTS_HEADING)
 _COMMENTS_HEADING_MAX_WORDS = 8
 _REMOVED_BITS = sum(_ANCESTOR_BITS[tag] for tag in ("form", "aside", "label"))
@@ -105,6 +106,22 @@ def _parts_of(word: str) -> int:
 # so that its clean stays within seconds (a 20 MB page of paragraphs has ~600,000).
 MAX_BLOCKS = 20_000
 _MAX_HEADING_GAP = 50.0  # block distances to a heading are capped here (and "none" reads as this)
+
+
+def role_words(element: Element) -> frozenset[str]:
+    """Lower-case letter runs of ``element``'s class, id, role and itemprop values."""
+    words: frozenset[str] = frozenset()
+    for name in ROLE_ATTRIBUTES:
+        value = element.get(name)
+        if value:
+            words = words | _value_words(value) if words else _value_words(value)
+    return words
+
+
+@functools.lru_cache(maxsize=8192)
+def _value_words(value: str) -> frozenset[str]:
+    """The words of one attribute value (a site repeats its class values on every page)."""
+    return frozenset(_ROLE_WORD.findall(value.lower()))
 
 
 @dataclass

@@ -68,7 +68,7 @@ def train_page_types(pages: Sequence[LabelledPage], params: dict[str, Any] | Non
     """Choose the vocabulary, learn the word evidence, fit the trees on ``pages``; the weights."""
     counts = count_words(pages)
     vocabulary = select_vocabulary(counts)
-    evidence = fit_evidence(counts)
+    evidence = fit_evidence(counts, pages)
     features = feature_matrix([page.signals for page in pages], vocabulary, held_out_evidence(pages))
     index = {label: i for i, label in enumerate(PAGE_TYPES)}
     labels = np.array([index[page.label] for page in pages])
