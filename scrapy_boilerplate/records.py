@@ -13,7 +13,7 @@ from scrapy_boilerplate.metadata import FIELDS as METADATA_FIELDS
 from scrapy_boilerplate.metadata import read_metadata
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.pagetype.classify import PageTypeClassifier
+from scrapy_boilerplate.pagetype.tell import tell_page_type
 
 logger = logging.getLogger(__name__)
 
@@ -24,13 +24,9 @@ FORMATS: dict[str, str] = {"text": ".txt", "markdown": ".md", "json": ".json"}
 
 def page_type(page: Page, cleaned: CleanedPage) -> str | None:
     """The page's type: the one its clean carries, else the classifier's reading of ``page``; None
-    (and a warning) when the page cannot be read."""
-    try:
-        told = cleaned.page_type or PageTypeClassifier().classify(page)
-    except Exception as exc:  # one odd page never stops a run: its type stays None
-        logger.warning("could not tell the type of %s (%r); its page_type is empty", page.url, exc)
-        return None
-    return told.label
+    (and a warning) when it cannot be told."""
+    told = cleaned.page_type or tell_page_type(page)
+    return told.label if told is not None else None
 
 
 def extra_fields(page: Page, cleaned: CleanedPage, names: Iterable[str]) -> dict[str, Any]:

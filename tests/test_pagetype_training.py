@@ -7,11 +7,13 @@ import json
 
 import numpy as np
 import pytest
-
 from helpers.typed_pages import BUILDERS
+
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.pagetype import PAGE_TYPES, PageTypeClassifier, PageTypeWeights
+from scrapy_boilerplate.pagetype import PAGE_TYPES
+from scrapy_boilerplate.pagetype.classify import PageTypeClassifier
+from scrapy_boilerplate.pagetype.weights import PageTypeWeights
 
 lightgbm = pytest.importorskip("lightgbm", reason="training needs the train extra")
 

@@ -22,9 +22,11 @@ from scrapy_boilerplate.rescue import RESCUE_MARK
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
 
 
-def _page_of(page: ItemPage, names: list[str]) -> Page:
-    """The page the metadata is read from (parsed only when a metadata field is asked for)."""
-    return Page(page.html, page.url) if any(name in METADATA_FIELDS for name in names) else Page("", page.url)
+def _page_of(page: ItemPage, names: list[str], cleaned: CleanedPage) -> Page:
+    """The page the metadata and the page type are read from (parsed only when a metadata field is
+    asked for, or the page type and the clean does not carry it)."""
+    parse = any(name in METADATA_FIELDS for name in names) or ("page_type" in names and not cleaned.has_page_type)
+    return Page(page.html, page.url) if parse else Page("", page.url)
 
 
 class ItemWriter:
@@ -60,10 +62,12 @@ class ItemWriter:
         """The Markdown, metadata and page type fields asked for, by item field; each counted as
         written or empty (None: the page states no such thing)."""
         names = [name for name, _ in self.config.record_fields]
-        found = extra_fields(_page_of(page, names), cleaned, names)
+        found = extra_fields(_page_of(page, names, cleaned), cleaned, names)
         values: dict[str, Any] = {}
         for name, field in self.config.record_fields:
             value = found.get(name)
             values[field] = value
             self.stats.inc_value(keys.FIELDS.format(field=name, outcome="written" if value is not None else "empty"))
+        if found.get("page_type") is not None:
+            self.stats.inc_value(keys.PAGE_TYPES.format(page_type=found["page_type"]))
         return values

@@ -137,6 +137,11 @@ class CleanedPage:
         return copy
 
     @property
+    def has_page_type(self) -> bool:
+        """True when the clean carries the page's type, or a function telling it (not called here)."""
+        return self.__dict__.get("_page_type") is not None
+
+    @property
     def removed_chars(self) -> int:
         """Visible characters of the page that cleaning removed."""
         return max(self.total_chars - self.kept_chars, 0)

@@ -103,3 +103,11 @@ def telling_words(weights: KindWeights, signals: PageSignals, kind: str, label: 
 def classify_page(page: Page, weights: str | Path | None = None) -> PageType:
     """``page``'s type with the given weights (the shipped ones when None)."""
     return PageTypeClassifier(weights).classify(page)
+
+
+def explain_page_type(page: Page, top: int = EXPLAINED_SIGNALS) -> tuple[PageType, list[TypeSignal]]:
+    """``page``'s type and the ``top`` signals that raised it most (for a report)."""
+    classifier = PageTypeClassifier()
+    signals = read_signals(page)
+    told = classifier.classify_signals(signals)
+    return told, classifier.explain(signals, told.label, top)

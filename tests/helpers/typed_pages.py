@@ -86,12 +86,14 @@ def collection(host: str, n: int) -> tuple[str, str]:
     )
     head = """<meta property="og:type" content="website">
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"CollectionPage","name":"Socks"}</script>"""
-    body = f"""<main class="collection"><h1>Hiking Socks</h1><p class="collection-description">Socks for every trail {n}.</p>
+    body = f"""<div class="shop-header"><a href="/collections/all">Shop all</a> <a href="/account">Account</a>
+<a class="cart-link" href="/cart">Cart (0)</a></div>
+<main class="collection"><h1>Hiking Socks</h1><p class="collection-description">Socks for every trail {n}.</p>
 <div class="facets"><form class="filters"><h2>Filter</h2><label><input type="checkbox" name="size"> Small</label>
 <label><input type="checkbox" name="size"> Large</label><select name="sort_by"><option>Best selling</option>
 <option>Price, low to high</option></select></form></div>
 <ul class="product-grid">{cards}</ul><nav class="pagination"><a href="?page=2">2</a><a href="?page=3">3</a></nav></main>"""
-    return url, _page(f"Hiking Socks {n} – Trail Outfitters", head, body)
+    return url, _page(f"Shop Hiking Socks {n} – Trail Outfitters", head, body)
 
 
 def listing(host: str, n: int) -> tuple[str, str]:
@@ -149,12 +151,15 @@ workloads with certified experts {n}.</p><a class="btn btn-primary" href="/conta
 
 
 def no_content(host: str, n: int) -> tuple[str, str]:
-    url = f"https://app.{host}/account/login?next=/dashboard/{n}"
-    body = f"""<main class="auth"><div class="login-box"><h1>Sign in</h1>
-<form class="login-form" method="post" action="/account/login"><label>Email</label><input type="email" name="email">
-<label>Password</label><input type="password" name="password"><button type="submit">Log in</button></form>
-<a href="/account/reset">Forgot password?</a> <a href="/account/signup">Create account {n}</a></div></main>"""
-    return url, _page("Sign in", '<meta name="robots" content="noindex">', body)
+    """A page drawn by script: its saved HTML holds the shop's frame and an empty mount point."""
+    url = f"https://www.{host}/p/standing-desk-pro-{n}"
+    state = ", ".join(f'"k{i}": "{"x" * 60}"' for i in range(200))
+    head = f"""<meta property="og:type" content="product"><meta name="next-head-count" content="12">
+<meta name="robots" content="index,follow"><script id="__NEXT_DATA__" type="application/json">{{{state}}}</script>
+<script src="/_next/static/chunks/main-{n}.js"></script>"""
+    body = f"""<div id="__next"><div class="overlay"></div><div class="app-loading">Loading…</div></div>
+<div class="newsletter"><a href="/subscribe">Subscribe</a></div><script>window.__APP_STATE__ = {{{state}}};</script>"""
+    return url, _page(f"Standing Desk Pro {n} | Buy now", head, body)
 
 
 BUILDERS = {

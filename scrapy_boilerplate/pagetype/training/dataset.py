@@ -8,7 +8,6 @@ whose saved HTML has no main content: its label is :data:`~scrapy_boilerplate.pa
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -58,10 +57,7 @@ def entry_label(entry: dict[str, Any]) -> str | None:
 def read_entry_page(data_dir: Path, entry: dict[str, Any]) -> Page:
     """The entry's page, decoded as a crawler would, with its web address when the entry has one."""
     plain = data_dir / (entry["path"] + ".html")
-    if plain.is_file():
-        body = read_page_bytes(plain)
-    else:
-        body = gzip.decompress(read_page_bytes(data_dir / (entry["path"] + ".html.gz")))
+    body = read_page_bytes(plain if plain.is_file() else data_dir / (entry["path"] + ".html.gz"))
     url = entry.get("url")
     return Page.from_bytes(body, url=url if isinstance(url, str) else "")
 
@@ -74,7 +70,7 @@ def labelled_pages(data_dir: Path, page_done: Callable[[], object] = lambda: Non
             continue
         try:
             page = read_entry_page(data_dir, entry)
-        except (OSError, ValueError, EOFError) as exc:
+        except (OSError, ValueError) as exc:
             logger.warning("page-type training: skipping %s: %s", entry["path"], exc)
             continue
         site = entry.get("site") if isinstance(entry.get("site"), str) else entry["path"].split("/")[0]
