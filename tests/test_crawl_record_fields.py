@@ -65,7 +65,7 @@ def test_a_crawl_writes_the_fields_to_a_json_lines_feed(tmp_path):
     assert result.stats[keys.FIELDS.format(field="published", outcome="written")] == len(TOPICS)
     assert result.stats[keys.FIELDS.format(field="published", outcome="empty")] == 1
     assert result.stats[keys.FIELDS.format(field="page_type", outcome="written")] == len(TOPICS) + 1
-    assert result.stats[keys.PAGE_TYPES.format(page_type="article")] == len(TOPICS)
+    assert result.stats[keys.PAGE_TYPES.format(type="article")] == len(TOPICS)
 
 
 def test_a_markdown_field_without_its_extra_is_a_bad_setting(monkeypatch):

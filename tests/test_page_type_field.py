@@ -40,7 +40,7 @@ def _write(settings: dict, label: str) -> tuple[dict, MemoryStatsCollector]:
 def test_the_field_the_setting_names_gets_the_page_s_type_and_it_is_counted(label):
     item, stats = _write({"BOILERPLATE_PAGE_TYPE_FIELD": "kind"}, label)
     assert item["kind"] == label and "page_type" not in item
-    assert stats.get_value(keys.PAGE_TYPES.format(page_type=label)) == 1
+    assert stats.get_value(keys.PAGE_TYPES.format(type=label)) == 1
     assert stats.get_value(keys.FIELDS.format(field="page_type", outcome="written")) == 1
 
 

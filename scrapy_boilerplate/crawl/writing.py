@@ -69,5 +69,5 @@ class ItemWriter:
             values[field] = value
             self.stats.inc_value(keys.FIELDS.format(field=name, outcome="written" if value is not None else "empty"))
         if found.get("page_type") is not None:
-            self.stats.inc_value(keys.PAGE_TYPES.format(page_type=found["page_type"]))
+            self.stats.inc_value(keys.PAGE_TYPES.format(type=found["page_type"]))
         return values
