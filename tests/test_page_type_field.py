@@ -73,3 +73,18 @@ def test_extract_writes_each_page_s_type_into_its_record(tmp_path: Path):
     for label in ("article", "product", "service"):
         record = json.loads((tmp_path / "out" / "typed.example" / f"{label}.json").read_text(encoding="utf-8"))
         assert record["page_type"] == label
+
+
+def test_the_inspect_report_names_the_page_s_type_and_why():
+    import lxml.html
+
+    from scrapy_boilerplate.html import normalize_space
+    from scrapy_boilerplate.inspection import build_report, summarize_site
+
+    url, html = BUILDERS["documentation"]("typed.example", 3)
+    page = Page(html, url)
+    cleaned = create_model("fusion").fit([]).clean(page)
+    report = build_report(page, cleaned, summarize_site("fusion", 0, [(page, cleaned)]))
+    line = normalize_space(lxml.html.fromstring(report).find(".//header//p[@class='page-type line']").text_content())
+    assert line.startswith("Page type: documentation (")
+    assert "why: evidence:" in line and "path:docs" in line  # a reason, with the words behind it
