@@ -108,6 +108,7 @@ class CleanedPage:
     kept_chars: int
     score: float | None = None
     decisions: _Deferred[Decisions] = field(default=_Deferred("_decisions", ()), repr=False)
+    coverage: float | None = None  # share of the blocks a site's rules decided (None: a model without rules)
     page_type: _Deferred[PageType | None] = field(default=_Deferred("_page_type", None), repr=False)
 
     if TYPE_CHECKING:  # the dataclass __init__, with the functions ``html`` and ``decisions`` may be given as
@@ -121,6 +122,7 @@ class CleanedPage:
             kept_chars: int,
             score: float | None = None,
             decisions: Decisions | Callable[[], Decisions] = (),
+            coverage: float | None = None,
             page_type: PageType | Callable[[], PageType | None] | None = None,
         ) -> None: ...
 
