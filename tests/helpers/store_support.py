@@ -77,6 +77,16 @@ def running_redis(port: int, workdir: Path) -> Iterator[str]:
             redis.Redis.from_url(url).shutdown(nosave=True)
 
 
+def run_out_fit_lock(coordinator, spider: str, domain: str, ttl: float) -> None:
+    """End a Redis fit lock as its expiry does, after checking that Redis would expire it within ``ttl``
+    seconds: its key goes (``coordinator``: a :class:`RedisCoordinator`)."""
+    from scrapy_boilerplate.store.redis_backend import key
+
+    name = key(coordinator.prefix, "lock", spider, domain)
+    assert 0 < coordinator.client.pttl(name) <= ttl * 1000
+    coordinator.client.delete(name)
+
+
 def redesign(html: str) -> str:
     """The same page in a new template: every class and id renamed, the body wrapped in new blocks."""
     root = lxml.html.fromstring(html)
