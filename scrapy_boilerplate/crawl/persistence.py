@@ -66,7 +66,7 @@ class StoreSession:
         self.samples = SpiderStore(
             self.store, self.coordinator, spider, config.model, config.sample_size, config.fit_lock_ttl
         )
-        self.fitter = SampleFitter(config.model, keep_cleaned_html=config.cleaned_html_field is not None)
+        self.fitter = SampleFitter(config.model, keep_cleaned_html=config.needs_cleaned_html)
 
     def _usable(self, store: ModelStore, spider: str, required: bool, crawler: Crawler) -> ModelStore:
         """``store`` when it can be used now; else one line says so and the crawl stops (``required``)

@@ -94,7 +94,7 @@ class BoilerplatePipeline:
         release = await self.steps.wait.release(key, page, item)
         cleaned = await self.steps.clean.clean(key, page, release)
         if cleaned is not None:
-            self.steps.write.write(fields, key, cleaned)
+            self.steps.write.write(fields, key, cleaned, page)
         return item
 
     def _page_of(self, fields: ItemAdapter, response: TextResponse | None) -> ItemPage | str:
