@@ -34,7 +34,7 @@ from scrapy_boilerplate.models.style_tree.build import BuildOptions, SiteStyleTr
 from scrapy_boilerplate.models.style_tree.compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.style_tree.importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
 from scrapy_boilerplate.models.style_tree.mapping import Region, Verdicts, locally_noisy_leaves, map_page
-from scrapy_boilerplate.models.style_tree.refine import PROSE_MIN_CHARS, Removal, find_main_text, is_prose
+from scrapy_boilerplate.models.style_tree.refine import PROSE, Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
@@ -262,7 +262,7 @@ class StyleTreeModel(SiteModel):
         for el, (reason, own) in removal.removed.items():  # (one loop for both lists)
             if el not in sst_removed:
                 decided.append((el, False, own.text, reason))
-            elif own.text >= PROSE_MIN_CHARS:
+            elif own.text >= PROSE.min_size:
                 for ancestor in el.iterancestors():
                     if ancestor is main.main:
                         inside.append(el)
