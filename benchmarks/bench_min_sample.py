@@ -28,21 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scrapy_boilerplate.corpus import Site, find_sites  # noqa: E402
-from scrapy_boilerplate.evaluation.bench import gold_path, is_site_level  # noqa: E402
+from gold_sites import GoldSite, gold_sites  # noqa: E402
+
 from scrapy_boilerplate.evaluation.heldout import HeldOut  # noqa: E402
 from scrapy_boilerplate.evaluation.metric import score_text  # noqa: E402
 from scrapy_boilerplate.models.spec import ModelSpec  # noqa: E402
-from scrapy_boilerplate.offline import load_page  # noqa: E402
 from scrapy_boilerplate.page import Page  # noqa: E402
-
-
-@dataclass
-class SitePages:
-    """A site's gold pages, loaded once: (page, gold text), in file-name order."""
-
-    site: Site
-    pages: list[tuple[Page, str]]
 
 
 @dataclass
@@ -55,20 +46,6 @@ class Tally:
     site_fallback: list[float] = field(default_factory=list)
     fits: int = 0
     worse: int = 0
-
-
-def load_sites(data_dir: Path) -> list[SitePages]:
-    """The site-level sites of ``data_dir`` with their gold pages."""
-    out = []
-    for site in find_sites(data_dir):
-        if not is_site_level(site):
-            continue
-        pages = []
-        for path in site.pages:
-            if gold_path(path).is_file():
-                pages.append((load_page(path), gold_path(path).read_text(encoding="utf-8", errors="replace")))
-        out.append(SitePages(site, pages))
-    return out
 
 
 def samples(n_pages: int, k: int, subsets: int, seed: int) -> list[list[int]]:
@@ -84,7 +61,7 @@ def f1(model: object, page: Page, gold: str) -> float:
     return score_text(model.clean(Page(page.html, page.url)).text, gold).f1  # type: ignore[attr-defined]
 
 
-def measure(sites: list[SitePages], spec: HeldOut, fallback: HeldOut, sizes: list[int], subsets: int) -> dict:
+def measure(sites: list[GoldSite], spec: HeldOut, fallback: HeldOut, sizes: list[int], subsets: int) -> dict:
     """k -> :class:`Tally` over every site with at least k gold pages."""
     tallies = {k: Tally() for k in sizes}
     for n, entry in enumerate(sites):
@@ -130,7 +107,7 @@ def main() -> None:
     spec = HeldOut(ModelSpec.parse(args.model or DEFAULT_MODEL), args.folds)
     fallback = HeldOut(ModelSpec.parse(args.fallback or DEFAULT_FALLBACK_MODEL), args.folds)
     sizes = [int(k) for k in args.sizes.split(",")]
-    sites = load_sites(args.data_dir)
+    sites = gold_sites(args.data_dir)
     tallies = measure(sites, spec, fallback, sizes, args.subsets)
     print(
         f"model {spec.label} fitted on k pages against the fallback {fallback.label}: mean page F1 over "

@@ -14,26 +14,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gold_sites import gold_sites
+
 from scrapy_boilerplate.cli import DEFAULT_SAMPLE_SIZE
-from scrapy_boilerplate.corpus import find_sites
-from scrapy_boilerplate.evaluation.bench import gold_path, is_site_level
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models.spec import ModelSpec
-from scrapy_boilerplate.offline import load_page
 
 
 def small_sites(data_dir: Path, n_pages: int) -> list[tuple[str, list]]:
     """(site, [(page, gold text)]) for the first ``n_pages`` gold pages of every site-level site."""
-    out = []
-    for site in find_sites(data_dir):
-        if not is_site_level(site):
-            continue
-        pages = []
-        for path in site.pages:
-            if gold_path(path).is_file() and len(pages) < n_pages:
-                pages.append((load_page(path), gold_path(path).read_text(encoding="utf-8", errors="replace")))
-        out.append((site.name, pages))
-    return out
+    return [(entry.site.name, entry.pages) for entry in gold_sites(data_dir, n_pages)]
 
 
 def site_f1(spec: ModelSpec, pages: list, sample_size: int) -> float:

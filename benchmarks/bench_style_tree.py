@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from pathlib import Path
 
-from scrapy_boilerplate.corpus import find_sites
+from corpus_pages import fresh, seconds, site_pages
+
 from scrapy_boilerplate.models import create_model, dump_model
-from scrapy_boilerplate.offline import load_page
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
 
@@ -29,28 +28,16 @@ GROWTH = (20, 50, 100, 200)
 SITES = ("alpha.example", "beta.example", "gamma.example")
 
 
-def fresh(pages: list[Page]) -> list[Page]:
-    """Unparsed copies, so every timing includes parsing as a crawl would."""
-    return [Page(p.html, p.url) for p in pages]
-
-
 def synthetic_pages(site: str, n: int) -> list[Page]:
     return [Page(s.html, s.url) for s in make_site(site, n, seed=11)]
 
 
 def fit_ms(variant: str, pages: list[Page]) -> float:
-    started = time.perf_counter()
-    create_model("style_tree", variant=variant).fit(fresh(pages))
-    return (time.perf_counter() - started) * 1000
+    return seconds(create_model("style_tree", variant=variant).fit, [fresh(page) for page in pages]) * 1000
 
 
 def clean_ms(model, pages: list[Page]) -> list[float]:
-    out = []
-    for page in fresh(pages):
-        started = time.perf_counter()
-        model.clean(page)
-        out.append((time.perf_counter() - started) * 1000)
-    return out
+    return [seconds(model.clean, fresh(page)) * 1000 for page in pages]
 
 
 def synthetic_report(variant: str) -> None:
@@ -71,19 +58,11 @@ def synthetic_report(variant: str) -> None:
 
 def real_report(variant: str, data_dir: Path) -> None:
     fits, cleans, sizes = [], [], []
-    for site in find_sites(data_dir):
-        pages = []
-        for path in site.pages:
-            try:
-                pages.append(load_page(path))
-            except (OSError, ValueError):
-                continue
+    for _, pages in site_pages(data_dir):
         if not pages:
             continue
-        sample = pages[:SAMPLE]
-        started = time.perf_counter()
-        model = create_model("style_tree", variant=variant).fit(sample)
-        fits.append((time.perf_counter() - started) * 1000)
+        model = create_model("style_tree", variant=variant)
+        fits.append(seconds(model.fit, pages[:SAMPLE]) * 1000)
         cleans += clean_ms(model, pages)
         sizes.append(len(dump_model(model)))
     print(

@@ -13,7 +13,7 @@ canonicalised); the first differing columns are named.
     python benchmarks/fusion_equality.py ../shared/datasets --compare a.npz b.npz
 
 Each recording runs in its own process under ``PYTHONHASHSEED=0`` (the order of a set of strings,
-and so of some float sums, depends on it).  A differing page is then found with ``model.probabilities``.
+and so of some float sums, depends on it).  A differing page is then found with ``model.score``.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ class Recorder:
 
 def _record_clean(recorder: Recorder, key: str, model, page, explain: bool) -> None:
     """The page's features, probabilities and block texts; with ``explain`` its clean too."""
-    blocks, matrix, probability = model.probabilities(page)
+    scored = model.score(page)
+    blocks, matrix, probability = scored.blocks, scored.matrix, scored.probability
     text = reasons = 0
     if explain:
         cleaned = model.clean(page)
@@ -78,7 +79,8 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
     import scrapy_boilerplate
     from scrapy_boilerplate.corpus import find_sites
     from scrapy_boilerplate.models import create_model
-    from scrapy_boilerplate.models.fusion.page_features import page_blocks
+    from scrapy_boilerplate.models.fusion.inputs import PageInputs
+    from scrapy_boilerplate.models.fusion.page_features import block_cues
     from scrapy_boilerplate.offline import load_page
     from scrapy_boilerplate.page import Page
 
@@ -99,9 +101,9 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
             for path, page in pages:
                 count += 1
                 _record_clean(recorder, f"single\t{path}", single, Page(page.html, page.url), count % 10 == 0)
-                found = page_blocks(Page(page.html, page.url), None)
-                roles = [" ".join(sorted(words)) for words in found.roles]
-                recorder.add(f"train\t{path}", _column_digests(found.features), _texts_digest(roles), 0, 0, 0)
+                inputs = PageInputs.of(Page(page.html, page.url))
+                roles = [" ".join(sorted(words)) for words in inputs.ancestry.role_words]
+                recorder.add(f"train\t{path}", _column_digests(block_cues(inputs)), _texts_digest(roles), 0, 0, 0)
             if len(pages) < 2:
                 continue
             for size in sample_sizes:
@@ -116,7 +118,7 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
     table = np.zeros((len(recorder.rows), width), dtype=np.uint64)
     for i, row in enumerate(recorder.rows):
         table[i, : len(row)] = row
-    names = create_model("fusion").fitted_weights.names
+    names = create_model("fusion").loaded_weights.names
     np.savez_compressed(out, keys=np.array(recorder.keys), table=table, names=np.array(names))
     print(f"{len(recorder.keys)} page records ({count} pages) written to {out}", file=sys.stderr)
 

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from pathlib import Path
 
-from scrapy_boilerplate.corpus import find_sites
+from corpus_pages import EveryNth, fresh, parsed, seconds, site_pages
+
 from scrapy_boilerplate.models import create_model
-from scrapy_boilerplate.offline import load_page
-from scrapy_boilerplate.page import Page
 
 
 def _ms(values: list[float]) -> str:
@@ -40,36 +38,19 @@ def main() -> None:
     times: dict[str, list[float]] = {"fusion site": [], "fusion single": [], "trafilatura": [], "readability": []}
     fits: dict[int, list[float]] = {args.sample_size: [], 5: []}
     single = create_model("fusion", **params).fit([])
-    count = 0
-    for site in find_sites(args.data_dir):
-        pages = []
-        for path in site.pages:
-            try:
-                pages.append(load_page(path))
-            except (OSError, ValueError):
-                continue
+    picks = EveryNth(args.every)
+    for _, pages in site_pages(args.data_dir):
         for size in fits:
             if len(pages) >= size:
-                sample = [Page(p.html, p.url).parse() for p in pages[:size]]
-                started = time.perf_counter()
-                create_model("fusion", **params).fit(sample)
-                fits[size].append(time.perf_counter() - started)
-        model = create_model("fusion", **params).fit([Page(p.html, p.url).parse() for p in pages[: args.sample_size]])
+                fits[size].append(seconds(create_model("fusion", **params).fit, parsed(pages[:size])))
+        model = create_model("fusion", **params).fit(parsed(pages[: args.sample_size]))
         for page in pages:
-            count += 1
-            if count % args.every:
+            if not picks():
                 continue
-            for label, clean in (("fusion site", model.clean), ("fusion single", single.clean)):
-                fresh = Page(page.html, page.url)
-                started = time.perf_counter()
-                clean(fresh)
-                times[label].append(time.perf_counter() - started)
-            started = time.perf_counter()
-            trafilatura.extract(page.html)
-            times["trafilatura"].append(time.perf_counter() - started)
-            started = time.perf_counter()
-            Document(page.html).summary(html_partial=True)
-            times["readability"].append(time.perf_counter() - started)
+            times["fusion site"].append(seconds(model.clean, fresh(page)))
+            times["fusion single"].append(seconds(single.clean, fresh(page)))
+            times["trafilatura"].append(seconds(trafilatura.extract, page.html))
+            times["readability"].append(seconds(lambda html: Document(html).summary(html_partial=True), page.html))
     print(f"{len(times['trafilatura'])} pages of {args.data_dir}; median ms per page, parsing included")
     for label, values in times.items():
         print(f"  clean {label:<14} {_ms(values):>8}")

@@ -8,6 +8,8 @@ from scrapy_boilerplate.models import (
     available_models,
     create_model,
     load_model,
+    read_model,
+    save_model,
 )
 from scrapy_boilerplate.page import Page
 
@@ -23,6 +25,8 @@ __all__ = [
     "available_models",
     "create_model",
     "load_model",
+    "read_model",
+    "save_model",
 ]
 
 

@@ -16,27 +16,27 @@ from __future__ import annotations
 import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, to_text
+from scrapy_boilerplate.html.prose import ProseRule
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
 
 # An output of fewer words than this is empty.
 MIN_WORDS = 1
-# A prose block: a paragraph (a leaf block) of at least this many words, at most this share of
-# its text in links (link lists and menus are not prose).
-PROSE_MIN_WORDS = 40
-PROSE_MAX_LINK_SHARE = 0.3
+# A prose block: a paragraph (a leaf block) of at least 40 words, at most 30% of its characters in
+# links (link lists and menus are not prose).
+RESCUE_PROSE = ProseRule(min_size=40, max_link_share=0.3)
 RESCUE_MARK = " (prose block)"  # appended to the model name in the model field
 
 
 def longest_prose_block(page: Page) -> lxml.etree._Element | None:
-    """The leaf block of ``page`` with the most words, if it is prose (see ``PROSE_MIN_WORDS``)."""
-    best, best_words = None, PROSE_MIN_WORDS - 1
+    """The leaf block of ``page`` with the most words, if it is prose (see :data:`RESCUE_PROSE`)."""
+    best, best_words = None, RESCUE_PROSE.min_size - 1  # (shorter blocks are never measured)
     for block in iter_blocks(page.body, include_mixed=False):
         words = len(block.text.split())
         if words <= best_words:
             continue
         links = sum(len(" ".join(link.itertext())) for link in block.element.iter("a"))
-        if links <= PROSE_MAX_LINK_SHARE * len(block.text):
+        if RESCUE_PROSE.holds(words, links, len(block.text)):
             best, best_words = block, words
     return best.element if best is not None else None
 

@@ -8,7 +8,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model
+from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model, read_model, save_model
 from scrapy_boilerplate.models.blocks.block_dup import BlockDupModel
 from scrapy_boilerplate.models.blocks.common import text_blocks
 from scrapy_boilerplate.models.blocks.index import BlockIndex, block_vectors
@@ -171,8 +171,8 @@ def test_round_trip_and_damaged_state(tmp_path):
     sample = [Page(s.html, s.url) for s in make_site("trip.example", 6, seed=2)]
     unseen = [Page(s.html) for s in make_site("trip.example", 8, seed=2)[6:]]
     model = BlockDupModel(variant="paper", threshold=0.8).fit(sample)
-    model.save(tmp_path / "m.json")
-    loaded = BlockDupModel.load(tmp_path / "m.json")
+    save_model(model, tmp_path / "m.json")
+    loaded = read_model(tmp_path / "m.json", BlockDupModel)
     assert loaded.threshold == 0.8
     for p in sample + unseen:
         assert [d.reason for d in loaded.clean(p).decisions] == [d.reason for d in model.clean(p).decisions]

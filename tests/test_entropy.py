@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model
+from scrapy_boilerplate.models import ModelFormatError, dump_model, load_model, read_model, save_model
 from scrapy_boilerplate.models.blocks.entropy import EntropyModel, block_entropy, feature_entropies, greedy_threshold
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
@@ -62,7 +62,7 @@ def test_template_blocks_are_redundant_and_articles_informative():
     ]
     model = EntropyModel(variant="paper").fit(sample)
     # nav terms appear once on each of the 3 pages: entropy 1; article terms on one page: 0.
-    assert model.site_threshold == 0.0
+    assert model.threshold_ == 0.0
     cleaned = model.clean(sample[1])
     assert cleaned.text == "Council passes budget"
     reasons = [d.reason for d in cleaned.decisions]
@@ -99,9 +99,9 @@ def test_table_partition_scores_whole_tables():
 def test_round_trip_and_damaged_state(tmp_path):
     sample = [Page(s.html) for s in make_site("trip.example", 6, seed=2)]
     model = EntropyModel(variant="paper").fit(sample)
-    model.save(tmp_path / "m.json")
-    loaded = EntropyModel.load(tmp_path / "m.json")
-    assert loaded.site_threshold == model.site_threshold
+    save_model(model, tmp_path / "m.json")
+    loaded = read_model(tmp_path / "m.json", EntropyModel)
+    assert loaded.threshold_ == model.threshold_
     for p in sample + [Page(s.html) for s in make_site("other.example", 2, seed=1)]:
         assert loaded.clean(p).text == model.clean(p).text
     document = json.loads(dump_model(model))

@@ -6,65 +6,18 @@ import json
 
 import numpy as np
 import pytest
+from helpers.fusion_pages import ARTICLES, TEASER, news_site
 
 from scrapy_boilerplate.evaluation.metric import score_text
 from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
-from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
+from scrapy_boilerplate.models.fusion.weights import SHIPPED, FusionWeights, load_weights
 from scrapy_boilerplate.page import Page
-
-ARTICLES = [
-    [
-        "The city council voted on Tuesday to expand the harbour ferry service to three new stops.",
-        "Officials said the first boats would run in the spring, once the piers have been rebuilt.",
-        "Residents of the eastern districts have asked for the service for more than a decade.",
-        "The plan will be paid for by a regional transport grant and a small rise in fares.",
-    ],
-    [
-        "A small bakery on the old market square has won the national bread prize this year.",
-        "Its owner, who took over the shop from her father, bakes every loaf by hand before dawn.",
-        "The judges praised the crust of her rye bread and the long, slow rise of the dough.",
-        "She said the prize money would go toward a second oven and an apprentice.",
-    ],
-    [
-        "Heavy rain flooded several roads in the valley overnight, and two bridges were closed.",
-        "The weather service expects the river to peak on Thursday afternoon before it recedes.",
-        "Farmers along the banks moved their animals to higher ground as the water rose.",
-        "Volunteers filled sandbags at the fire station until well after midnight.",
-    ],
-    [
-        "The university opened a new library wing with room for two thousand readers at once.",
-        "Architects kept the original stone facade and added a glass reading hall behind it.",
-        "Students will be able to borrow laptops and book quiet rooms through a new website.",
-        "The opening ceremony drew former staff, local writers and the mayor of the town.",
-    ],
-]
-# A teaser that reads like prose but repeats on every page of the site: template, not article.
-TEASER = (
-    "Our editors have picked the stories that everyone in the region was reading this week, from the "
-    "changes to the school calendar to the long debate about the new bus lanes in the centre of town."
-)
-
-
-def _page(site: str, number: int, article: list[str]) -> Page:
-    paragraphs = "".join(f"<p>{text}</p>" for text in article)
-    html = f"""<html><head><title>Story {number} - {site}</title></head><body>
-    <div class="masthead"><a href="/">{site}</a> <a href="/news">News</a> <a href="/sport">Sport</a></div>
-    <ul class="menu"><li><a href="/a">Politics</a></li><li><a href="/b">Business</a></li><li><a href="/c">Culture</a></li></ul>
-    <div class="story"><h1>Story number {number} from {site}</h1>{paragraphs}</div>
-    <div class="picks"><h3>Editors' picks</h3><p>{TEASER}</p></div>
-    <div class="footer">Copyright {site}. All rights reserved. <a href="/privacy">Privacy</a></div>
-    </body></html>"""
-    return Page(html, f"https://{site}/story/{number}")
-
-
-def _site(name: str) -> list[Page]:
-    return [_page(name, i, ARTICLES[i % len(ARTICLES)]) for i in range(len(ARTICLES))]
 
 
 @pytest.mark.parametrize("site", ["harbour.example", "valley.example"])
 def test_site_features_remove_a_repeated_teaser_that_reads_like_prose(site):
-    pages = _site(site)
+    pages = news_site(site)
     model = create_model("fusion").fit(pages)
     for page, article in zip(pages, ARTICLES, strict=True):
         cleaned = model.clean(page)
@@ -74,7 +27,7 @@ def test_site_features_remove_a_repeated_teaser_that_reads_like_prose(site):
 
 @pytest.mark.parametrize("site", ["harbour.example", "valley.example"])
 def test_a_single_page_still_gives_its_article(site):
-    pages = _site(site)
+    pages = news_site(site)
     for regime in (create_model("fusion").fit(pages[:1]), create_model("fusion", site_features=False).fit(pages)):
         for page, article in zip(pages, ARTICLES, strict=True):
             cleaned = regime.clean(page)
@@ -83,7 +36,7 @@ def test_a_single_page_still_gives_its_article(site):
 
 
 def test_each_decision_names_the_probability_and_the_features_that_moved_it():
-    pages = _site("harbour.example")
+    pages = news_site("harbour.example")
     cleaned = create_model("fusion").fit(pages).clean(pages[0])
     assert len(cleaned.decisions) >= 6
     for decision in cleaned.decisions:
@@ -94,7 +47,7 @@ def test_each_decision_names_the_probability_and_the_features_that_moved_it():
 
 
 def test_saved_site_state_cleans_identically(tmp_path):
-    pages = _site("harbour.example")
+    pages = news_site("harbour.example")
     model = create_model("fusion").fit(pages)
     (tmp_path / "m.json").write_bytes(dump_model(model))
     again = load_model((tmp_path / "m.json").read_bytes())
@@ -105,7 +58,7 @@ def test_saved_site_state_cleans_identically(tmp_path):
 
 @pytest.mark.slow
 def test_bad_inputs_never_raise_out_of_clean():
-    model = create_model("fusion").fit(_site("harbour.example"))
+    model = create_model("fusion").fit(news_site("harbour.example"))
     huge = "<html><body>" + "<p>A line of text that goes on.</p>" * (20_000_000 // 34) + "</body></html>"
     deep = "<html><body>" + "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "</body></html>"
     for html in ["", "\x00\xff\x01" * 1000, huge, deep, "<p>only a paragraph"]:
@@ -122,15 +75,57 @@ def test_contributions_add_up_to_the_score():
     assert np.allclose(moved.sum(axis=1) + start, weights.trees.raw_scores(features))
 
 
-def test_weights_trained_on_other_features_are_refused():
+def test_weights_name_their_features_and_site_parts():
+    document = json.loads(SHIPPED.read_bytes())
+    assert document["version"] == 2
+    assert [feature["name"] for feature in document["features"]] == [
+        "block_cues",
+        "site_pages",
+        "style_tree",
+        "block_dup",
+        "entropy",
+        "role_words",
+    ]
+    assert document["parts"] == ["style_tree", "block_dup", "entropy"]
+    assert {"sst_importance", "dup_cosine", "term_entropy"} <= set(load_weights().names)
+
+
+def _changed(change) -> dict:
     document = load_weights().to_json()
-    document["features"] = document["features"][:-1] + ["something_else"]
+    change(document)
+    return document
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: d["features"].append({"name": "page_type", "columns": ["p_forum"]}),
+            "'page_type', which this release does not compute",
+        ),
+        (lambda d: d["features"][0]["columns"].pop(), "other 'block_cues' columns"),
+        (lambda d: d["features"][-1]["columns"].__setitem__(0, "not_a_role"), "role_<word>"),
+        (lambda d: d["features"][-1]["columns"].append("role_one_too_many"), "65 role words, over 64"),
+        (lambda d: d["features"].pop(0), "lack the columns .*words_log"),
+        (lambda d: d["parts"].pop(), "site parts"),
+        (lambda d: d.update(version=99), "version 99 is not supported"),
+        (lambda d: d.update(format="scrapy-boilerplate/model"), "not a fusion weights file"),
+    ],
+)
+def test_weights_this_release_cannot_read_are_refused_saying_why(change, message):
+    with pytest.raises(ModelFormatError, match=message):
+        FusionWeights.from_json(_changed(change))
+
+
+def test_weights_of_the_first_format_still_load_as_the_same_trees():
+    weights = load_weights()
+    roles = weights.layout.to_json()[-1]["columns"]
+    first = {**weights.to_json(), "version": 1, "features": weights.names, "vocabulary": [c[5:] for c in roles]}
+    del first["parts"]
+    assert FusionWeights.from_json(first).dumps() == weights.dumps()
+    first["features"] = first["features"][:-1] + ["something_else"]
     with pytest.raises(ModelFormatError, match="other features"):
-        FusionWeights.from_json(document)
-    document = load_weights().to_json()
-    document["version"] = 99
-    with pytest.raises(ModelFormatError, match="version"):
-        FusionWeights.from_json(document)
+        FusionWeights.from_json(first)
 
 
 def test_trees_pointing_outside_themselves_are_refused():
@@ -150,7 +145,5 @@ def test_an_infinite_split_threshold_is_refused():
 
 
 def test_shipped_weights_stay_small():
-    from scrapy_boilerplate.models.fusion.weights import SHIPPED
-
     assert SHIPPED.stat().st_size < 2_000_000
     assert json.loads(SHIPPED.read_bytes())["trained_on"]

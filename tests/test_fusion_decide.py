@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scrapy_boilerplate.models.fusion.decide import LOST_SHARE, page_threshold
-from scrapy_boilerplate.models.fusion.page_features import PAGE_FEATURES, page_blocks
+from scrapy_boilerplate.models.fusion.decide import LOST_SHARE, PROSE_CUES, page_threshold
+from scrapy_boilerplate.models.fusion.inputs import PageInputs
+from scrapy_boilerplate.models.fusion.page_features import BLOCK_CUES, block_cues
 from scrapy_boilerplate.page import Page
 
 SENTENCE = "The committee met on Monday and agreed that the new rules would apply from the spring of next year."
@@ -19,12 +20,21 @@ def _page() -> Page:
     return Page(html, "https://news.example/rules")
 
 
-def _matrix(found) -> np.ndarray:
-    return found.features.astype(np.float64)
+class Found:
+    """A page's blocks and the prose cues the threshold stage reads of them."""
+
+    def __init__(self, page: Page) -> None:
+        inputs = PageInputs.of(page)
+        self.blocks = inputs.blocks
+        self.cues = block_cues(inputs)[:, [BLOCK_CUES.index(name) for name in PROSE_CUES]]
+
+
+def _matrix(found: Found) -> np.ndarray:
+    return found.cues
 
 
 def test_a_lost_article_lowers_the_page_threshold_to_its_best_prose():
-    found = page_blocks(_page(), None)
+    found = Found(_page())
     prose = np.array([block.text.startswith(SENTENCE) for block in found.blocks])
     probability = np.where(prose, 0.12, 0.01)  # the trees doubt every block
     threshold = page_threshold(probability, _matrix(found), 0.35)
@@ -34,7 +44,7 @@ def test_a_lost_article_lowers_the_page_threshold_to_its_best_prose():
 
 
 def test_the_threshold_stands_when_the_kept_text_holds_the_prose():
-    found = page_blocks(_page(), None)
+    found = Found(_page())
     article = np.array([block.text.startswith(SENTENCE) for block in found.blocks])
     probability = np.where(article, 0.9, 0.2)
     assert page_threshold(probability, _matrix(found), 0.35) == 0.35
@@ -49,6 +59,6 @@ def test_a_page_without_prose_keeps_the_threshold():
     html = (
         "<html><body><ul>" + "".join(f'<li><a href="/{i}">Link {i}</a></li>' for i in range(20)) + "</ul></body></html>"
     )
-    found = page_blocks(Page(html), None)
+    found = Found(Page(html))
     assert page_threshold(np.full(len(found.blocks), 0.01), _matrix(found), 0.35) == 0.35
-    assert page_threshold(np.zeros(0), np.zeros((0, len(PAGE_FEATURES))), 0.35) == 0.35
+    assert page_threshold(np.zeros(0), np.zeros((0, len(PROSE_CUES))), 0.35) == 0.35

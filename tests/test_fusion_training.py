@@ -70,7 +70,7 @@ def test_trained_weights_drive_the_model(tmp_path):
     assert main(["train", "-q", str(data), "-o", str(tmp_path / "w.json")]) == 0
     model = create_model("fusion", weights=str(tmp_path / "w.json")).fit([])
     assert load_weights(tmp_path / "w.json").trees.roots.size > 0
-    assert model.fitted_weights is load_weights(tmp_path / "w.json")
+    assert model.loaded_weights is load_weights(tmp_path / "w.json")
 
 
 @pytest.mark.usefixtures("lightgbm")

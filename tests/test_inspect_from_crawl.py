@@ -11,7 +11,7 @@ import pytest
 
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.inspection.stored import StoredModelNotFound, stored_model_path
-from scrapy_boilerplate.models import create_model, dump_model
+from scrapy_boilerplate.models import create_model, dump_model, save_model
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
 
@@ -21,7 +21,7 @@ SITE = make_site("news.example", 6, seed=1)
 def _store(root: Path, spider: str, domain: str) -> Path:
     path = root / spider / f"{domain}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    create_model("pvalue", variant="paper").fit([Page(p.html, p.url) for p in SITE]).save(path)
+    save_model(create_model("pvalue", variant="paper").fit([Page(p.html, p.url) for p in SITE]), path)
     return path
 
 

@@ -16,7 +16,10 @@ from scrapy_boilerplate.models import (
     available_models,
     create_model,
     dump_model,
+    get_model_class,
     load_model,
+    read_model,
+    save_model,
 )
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.synthetic import make_site
@@ -81,8 +84,8 @@ def test_save_load_round_trip_cleans_identically(name, tmp_path):
     unseen, _ = site_pages(n=3, seed=4)
     model = create_model(name).fit(pages)
     path = tmp_path / f"{name}.json"
-    model.save(path)
-    loaded = type(model).load(path)
+    save_model(model, path)
+    loaded = read_model(path, type(model))
     assert loaded.get_params() == model.get_params()
     for page in pages + unseen:
         assert loaded.clean(page).text == model.clean(page).text
@@ -139,6 +142,26 @@ def test_load_raises_only_model_format_error_for_values_json_allows(name):
 def test_unfitted_model_cannot_be_saved():
     with pytest.raises(ValueError, match="unfitted"):
         dump_model(create_model("pvalue"))
+    with pytest.raises(NotFittedError):
+        create_model("entropy").get_state()
+
+
+def test_a_file_of_another_model_is_refused_by_name(tmp_path):
+    pages, _ = site_pages()
+    save_model(create_model("entropy").fit(pages), tmp_path / "m.json")
+    assert read_model(tmp_path / "m.json").name == "entropy"
+    with pytest.raises(ModelFormatError, match="is a saved entropy model, not BlockDupModel"):
+        read_model(tmp_path / "m.json", get_model_class("block_dup"))
+
+
+def test_set_state_restores_a_fitted_model_from_another_ones_state():
+    pages, _ = site_pages()
+    unseen, _ = site_pages(n=3, seed=4)
+    model = create_model("block_dup").fit(pages)
+    state, arrays = model.get_state()
+    again = create_model("block_dup").set_state(state, arrays)
+    assert again.is_fitted
+    assert [again.clean(page).text for page in unseen] == [model.clean(page).text for page in unseen]
 
 
 @pytest.mark.parametrize("name", MODELS)

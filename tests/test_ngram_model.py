@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate.evaluation.metric import score_text
-from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model
+from scrapy_boilerplate.models import ModelFormatError, create_model, dump_model, load_model, read_model, save_model
 from scrapy_boilerplate.models.ngram.model import NGramModel
 from scrapy_boilerplate.models.ngram.text_ranges import RemovedRanges, locate, split_words
 from scrapy_boilerplate.models.spec import ModelSpec
@@ -117,8 +117,8 @@ def test_entities_and_comments_inside_kept_text_are_handled():
 def test_save_load_keeps_the_hash_array_and_cut_point(tmp_path):
     model, pages, _ = fitted("ngram:variant=paper", "alpha.example")
     path = tmp_path / "m.json"
-    model.save(path)
-    loaded = NGramModel.load(path)
+    save_model(model, path)
+    loaded = read_model(path, NGramModel)
     assert loaded.cut_ == model.cut_
     assert loaded.useless_.dtype == np.uint64 and np.array_equal(loaded.useless_, model.useless_)
     assert loaded.clean(pages[0]).decisions == model.clean(pages[0]).decisions

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from scrapy_boilerplate.models import read_model, save_model
 from scrapy_boilerplate.models.style_tree.build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.style_tree.importance import mark
 from scrapy_boilerplate.models.style_tree.model import StyleTreeModel
@@ -101,8 +102,8 @@ def test_an_unseen_style_is_kept_as_possibly_meaningful():
 
 def test_save_load_round_trip_cleans_identically(tmp_path):
     model = StyleTreeModel(variant="paper").fit(PAGES)
-    model.save(tmp_path / "sst.json")
-    loaded = StyleTreeModel.load(tmp_path / "sst.json")
+    save_model(model, tmp_path / "sst.json")
+    loaded = read_model(tmp_path / "sst.json", StyleTreeModel)
     new = page("Markets", ["eta theta", "iota"])
     for p in [*PAGES, new]:
         assert loaded.clean(p).text == model.clean(p).text

@@ -14,13 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scrapy_boilerplate.html.prose import ProseRule
 from scrapy_boilerplate.inspection.coverage import parse_chars
 from scrapy_boilerplate.inspection.marks import MarkedPage
 from scrapy_boilerplate.inspection.visible import BREAK_TAGS, Open, Piece
 from scrapy_boilerplate.models.base import Decision
 from scrapy_boilerplate.tokenize import tokenize
 
-PROSE_MIN_TOKENS = 12  # a block with fewer words is a label, a link or a caption, not prose
+# Prose: 12 words or more (fewer is a label, a link or a caption), at most half of them in links.
+PROSE = ProseRule(min_size=12, max_link_share=0.5)
 _CITED_PAGE_RE = re.compile(r"\bpage (\d+)\b")
 _NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)*")
 
@@ -79,15 +81,14 @@ def decision_views(marked: MarkedPage) -> list[DecisionView]:
 
 
 def prose_pieces(marked: MarkedPage) -> set[int]:
-    """Indices of the pieces inside prose: blocks (text between line breaks) of ``PROSE_MIN_TOKENS``
-    words or more, most of them outside links."""
+    """Indices of the pieces inside prose: blocks (text between line breaks) that are :data:`PROSE`."""
     prose: set[int] = set()
     block: list[int] = []
     words = linked = links_open = 0
 
     def close_block() -> None:
         nonlocal words, linked
-        if words >= PROSE_MIN_TOKENS and linked * 2 < words:
+        if PROSE.holds(words, linked, words):
             prose.update(block)
         block.clear()
         words = linked = 0

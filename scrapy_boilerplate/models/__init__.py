@@ -10,7 +10,7 @@ from scrapy_boilerplate.models.registry import (
     registered,
     registry,
 )
-from scrapy_boilerplate.models.serialization import dump_model, load_model
+from scrapy_boilerplate.models.serialization import dump_model, load_model, read_model, save_model
 
 __all__ = [
     "CleanedPage",
@@ -24,7 +24,9 @@ __all__ = [
     "dump_model",
     "get_model_class",
     "load_model",
+    "read_model",
     "register",
     "registered",
     "registry",
+    "save_model",
 ]

@@ -1,7 +1,11 @@
-"""The site-model contract: ``fit(pages) -> self``, ``clean(page) -> CleanedPage``, save/load.
+"""The site-model contract: ``fit(pages) -> self``, ``clean(page) -> CleanedPage``, and the learned state.
 
 Shaped after scikit-learn estimators: the constructor stores parameters only, ``fit`` sets the
-learned state, ``clean`` refuses to run before ``fit`` and never mutates its input.
+learned state (attributes named with a trailing underscore, ``cut_``), ``clean`` refuses to run
+before ``fit`` and never mutates its input.  Saving and loading belong to
+:mod:`~scrapy_boilerplate.models.serialization`, which reads and restores a model through
+:meth:`SiteModel.get_state` and :meth:`SiteModel.set_state`; this module imports neither it nor the
+registry.
 """
 
 from __future__ import annotations
@@ -10,12 +14,9 @@ import abc
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from scrapy_boilerplate.models.errors import ModelFormatError, NotFittedError
-from scrapy_boilerplate.models.registry import registry
-from scrapy_boilerplate.models.serialization import dump_model, load_model
 from scrapy_boilerplate.page import Page
 
 ModelT = TypeVar("ModelT", bound="SiteModel")
@@ -161,17 +162,17 @@ class SiteModel(abc.ABC):
         signature = inspect.signature(type(self).__init__)
         return {name: getattr(self, name) for name in signature.parameters if name != "self"}
 
-    def save(self, path: str | Path) -> None:
-        """Write the fitted model to ``path`` as versioned JSON (never pickle)."""
-        Path(path).write_bytes(dump_model(self))
+    def get_state(self) -> tuple[dict[str, Any], StateArrays]:
+        """The learned state as (JSON-able dict, named arrays): what saving writes."""
+        if not self._fitted:
+            raise NotFittedError(f"{self.name} model is not fitted: it has no state to give")
+        return self._get_state()
 
-    @classmethod
-    def load(cls: type[ModelT], path: str | Path) -> ModelT:
-        """Read a model written by :meth:`save`, validating name, version and state."""
-        model = load_model(Path(path).read_bytes())
-        if not isinstance(model, cls):
-            raise ModelFormatError(f"{path} holds a {model.name} model, not {cls.__name__}")
-        return model
+    def set_state(self: ModelT, state: dict[str, Any], arrays: StateArrays) -> ModelT:
+        """Restore what :meth:`get_state` gave and return ``self``, fitted; ``ModelFormatError`` on bad input."""
+        self._set_state(state, arrays)
+        self._fitted = True
+        return self
 
     # -- hooks for subclasses ------------------------------------------------------------
     @abc.abstractmethod
@@ -195,8 +196,3 @@ class SiteModel(abc.ABC):
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({params})"
-
-
-# The registry sits below this module (serialization looks models up in it, and ``load`` reads
-# through serialization), so it learns here which classes it may hold.
-registry.accept_subclasses_of(SiteModel)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.errors import UnknownModelError
-
-if TYPE_CHECKING:
-    from scrapy_boilerplate.models.base import SiteModel
 
 # Built-in models and the module that defines each; imported on first use.
 _BUILTIN_MODULES: dict[str, str] = {
@@ -29,19 +27,10 @@ class ModelRegistry:
     def __init__(self, builtin_modules: dict[str, str]) -> None:
         self._builtin_modules = dict(builtin_modules)
         self._classes: dict[str, type[SiteModel]] = {}
-        self._base: type | None = None  # every class registered must derive from it
-
-    def accept_subclasses_of(self, base: type) -> None:
-        """Hold subclasses of ``base`` only; :mod:`~scrapy_boilerplate.models.base` passes ``SiteModel``.
-
-        Until then nothing can be registered, which is right: no class derives from ``SiteModel``
-        before its module has run.
-        """
-        self._base = base
 
     def register(self, cls: type[SiteModel]) -> type[SiteModel]:
         """Register ``cls`` under ``cls.name`` (usable as a class decorator)."""
-        if not (isinstance(cls, type) and self._base is not None and issubclass(cls, self._base)):
+        if not (isinstance(cls, type) and issubclass(cls, SiteModel)):
             raise TypeError(f"{cls!r} is not a SiteModel subclass")
         self._classes[cls.name] = cls
         return cls

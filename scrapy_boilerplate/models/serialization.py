@@ -3,7 +3,8 @@
 Never pickle: a model file may come from a shared store, so loading must not run code.  Arrays are
 numpy arrays, or stdlib ``array.array`` for models with ``numpy_state = False``; both are written
 in the same format (a 1-D ``array.array`` of ``"i"`` gives the same bytes as numpy's ``<i4``), and
-numpy is imported only for models that use it.
+numpy is imported only for models that use it.  A model is read and restored through its public
+state API (:meth:`~scrapy_boilerplate.models.base.SiteModel.get_state` and ``set_state``).
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ import array as pyarray
 import base64
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.errors import ModelFormatError, UnknownModelError
 from scrapy_boilerplate.models.registry import get_model_class
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from scrapy_boilerplate.models.base import SiteModel
+ModelT = TypeVar("ModelT", bound=SiteModel)
 
 FORMAT = "scrapy-boilerplate/model"
 _ALLOWED_DTYPES = frozenset({"<i4", "<i8", "<u4", "<u8", "<f4", "<f8", "|u1", "|b1"})
@@ -108,7 +111,7 @@ def dump_model(model: SiteModel) -> bytes:
     """Serialise a fitted model to UTF-8 JSON bytes."""
     if not model.is_fitted:
         raise ValueError(f"cannot save an unfitted {model.name} model")
-    state, arrays = model._get_state()
+    state, arrays = model.get_state()
     document = {
         "format": FORMAT,
         "model": model.name,
@@ -166,10 +169,26 @@ def load_model(data: bytes | dict[str, Any]) -> SiteModel:
     plain = not cls.numpy_state
     decoded = {key: _decode_array(key, spec, plain) for key, spec in arrays.items()}
     try:
-        model._set_state(state, decoded)
+        return model.set_state(state, decoded)
     except ModelFormatError:
         raise
     except _STATE_ERRORS as exc:
         raise ModelFormatError(f"{cls.name} state does not load: {exc!r}") from exc
-    model._fitted = True
+
+
+def save_model(model: SiteModel, path: str | Path) -> None:
+    """Write the fitted ``model`` to ``path`` as versioned JSON (never pickle)."""
+    Path(path).write_bytes(dump_model(model))
+
+
+@overload
+def read_model(path: str | Path) -> SiteModel: ...
+@overload
+def read_model(path: str | Path, model_class: type[ModelT]) -> ModelT: ...
+def read_model(path: str | Path, model_class: type[SiteModel] = SiteModel) -> SiteModel:
+    """The model :func:`save_model` wrote to ``path``, validated; ``ModelFormatError`` unless it is a
+    ``model_class``."""
+    model = load_model(Path(path).read_bytes())
+    if not isinstance(model, model_class):
+        raise ModelFormatError(f"{path} is a saved {model.name} model, not {model_class.__name__}")
     return model

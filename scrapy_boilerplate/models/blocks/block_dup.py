@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.blocks.common import BlockVerdict, assemble, check_array, stable_keys, text_blocks
 from scrapy_boilerplate.models.blocks.index import BlockIndex, BlockVectors, Match, block_vectors
 from scrapy_boilerplate.models.blocks.near_duplicates import NearDuplicates
 from scrapy_boilerplate.models.blocks.repairs import repair
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
@@ -72,15 +73,16 @@ class BlockDupModel(SiteModel):
         self.variant = variant
         self.threshold = None if threshold is None else float(threshold)
         self.near_duplicates = bool(near_duplicates)
-        self._index = BlockIndex.build([])
-        self._pages = NearDuplicates.build([])
-        self._digests = np.zeros(0, dtype=np.uint64)
+        # learned from the sample: its blocks, its pages' lines (for near-duplicates), its pages' digests
+        self.index_ = BlockIndex.build([])
+        self.sample_lines_ = NearDuplicates.build([])
+        self.digests_ = np.zeros(0, dtype=np.uint64)
 
     def _fit(self, pages: list[Page]) -> None:
         vectors = [block_vectors(text_blocks(page)) for page in pages]
-        self._index = BlockIndex.build(vectors)
-        self._pages = NearDuplicates.build([(v.line_keys, v.line_chars) for v in vectors])
-        self._digests = stable_keys(page.html for page in pages)
+        self.index_ = BlockIndex.build(vectors)
+        self.sample_lines_ = NearDuplicates.build([(v.line_keys, v.line_chars) for v in vectors])
+        self.digests_ = stable_keys(page.html for page in pages)
 
     @property
     def cosine_threshold(self) -> float:
@@ -92,16 +94,16 @@ class BlockDupModel(SiteModel):
     def match(self, page: Page, vectors: BlockVectors) -> Match:
         """Each block's best neighbour on the other sample pages (the page itself and, with
         ``near_duplicates``, its near-duplicates are not compared)."""
-        excluded = np.zeros((1, self._pages.n_pages), dtype=bool)
-        excluded[0] = self._digests == stable_keys([page.html])[0]
+        excluded = np.zeros((1, self.sample_lines_.n_pages), dtype=bool)
+        excluded[0] = self.digests_ == stable_keys([page.html])[0]
         if self.near_duplicates:
-            excluded[0] |= self._pages.of_page(vectors.line_keys, vectors.line_chars)
-        return self._index.best_matches(vectors, np.zeros(len(vectors), np.int64), excluded, self.cosine_threshold)
+            excluded[0] |= self.sample_lines_.of_page(vectors.line_keys, vectors.line_chars)
+        return self.index_.best_matches(vectors, np.zeros(len(vectors), np.int64), excluded, self.cosine_threshold)
 
     def verdicts(self, page: Page, blocks: list[Block]) -> list[BlockVerdict]:
         """Keep or remove each of ``page``'s text blocks."""
         vectors = block_vectors(blocks)
-        verdicts = duplicate_verdicts(self.match(page, vectors), self._index, self.cosine_threshold)
+        verdicts = duplicate_verdicts(self.match(page, vectors), self.index_, self.cosine_threshold)
         if self.variant == "improved":
             verdicts = repair(blocks, verdicts)
         return verdicts
@@ -111,8 +113,8 @@ class BlockDupModel(SiteModel):
         return assemble(page, blocks, self.verdicts(page, blocks), self.name)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        arrays = {**self._index.arrays(), **self._pages.arrays(), "digests": self._digests}
-        return {"tag_vocab": self._index.tag_vocab, "pages": self._pages.n_pages}, arrays
+        arrays = {**self.index_.arrays(), **self.sample_lines_.arrays(), "digests": self.digests_}
+        return {"tag_vocab": self.index_.tag_vocab, "pages": self.sample_lines_.n_pages}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         vocab, n_pages = state.get("tag_vocab"), state.get("pages")
@@ -120,10 +122,10 @@ class BlockDupModel(SiteModel):
             raise ModelFormatError("block_dup state lacks its tag vocabulary")
         if not isinstance(n_pages, int) or n_pages < 0:
             raise ModelFormatError("block_dup state lacks its page count")
-        self._index = BlockIndex.from_arrays(vocab, arrays)
-        self._pages = NearDuplicates.from_arrays(arrays, n_pages)
-        self._digests = check_array(arrays, "digests", "u")
-        if len(self._digests) != n_pages:
+        self.index_ = BlockIndex.from_arrays(vocab, arrays)
+        self.sample_lines_ = NearDuplicates.from_arrays(arrays, n_pages)
+        self.digests_ = check_array(arrays, "digests", "u")
+        if len(self.digests_) != n_pages:
             raise ModelFormatError("block_dup page digests disagree with the page count")
-        if len(self._index) and int(self._index.block_page.max()) >= n_pages:
+        if len(self.index_) and int(self.index_.block_page.max()) >= n_pages:
             raise ModelFormatError("block_dup blocks refer to pages beyond the sample")

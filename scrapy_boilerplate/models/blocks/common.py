@@ -14,7 +14,8 @@ import numpy as np
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
 from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError
+from scrapy_boilerplate.models.base import CleanedPage, Decision
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 

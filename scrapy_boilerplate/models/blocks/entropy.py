@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.blocks.common import (
     PARTITIONS,
     BlockVerdict,
@@ -36,6 +36,7 @@ from scrapy_boilerplate.models.blocks.common import (
     check_array,
     text_blocks,
 )
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
@@ -125,17 +126,12 @@ class EntropyModel(SiteModel):
         self.variant = variant
         self.partition = partition
         self.threshold = None if threshold is None else float(threshold)
-        self._entropies: dict[str, float] = {}
-        self._threshold = 0.0
-
-    @property
-    def site_threshold(self) -> float:
-        """The block-entropy threshold in use (fixed, or found by the greedy search at fit)."""
-        return self._threshold
+        self.entropies_: dict[str, float] = {}  # learned: each term's entropy over the sample
+        self.threshold_ = 0.0  # learned: the block-entropy threshold in use (fixed, or the greedy search's)
 
     def features_entropy(self, features: Sequence[str]) -> float | None:
         """Mean entropy over the fitted sample of a block's distinct ``features`` (None for none)."""
-        return block_entropy(features, self._entropies)
+        return block_entropy(features, self.entropies_)
 
     def _blocks(self, page: Page) -> tuple[list[Block], list[list[str]]]:
         blocks = text_blocks(page, PARTITIONS[self.partition])
@@ -146,22 +142,22 @@ class EntropyModel(SiteModel):
 
     def _fit(self, pages: list[Page]) -> None:
         split = [self._blocks(page) for page in pages]
-        self._entropies = feature_entropies(
+        self.entropies_ = feature_entropies(
             [Counter(t for terms in page_terms for t in terms) for _, page_terms in split]
         )
         if self.threshold is not None or self.variant == "improved":
-            self._threshold = IMPROVED_THRESHOLD if self.threshold is None else self.threshold
+            self.threshold_ = IMPROVED_THRESHOLD if self.threshold is None else self.threshold
             return
         scored = [
-            (block_entropy(terms, self._entropies), frozenset(terms)) for _, page_terms in split for terms in page_terms
+            (block_entropy(terms, self.entropies_), frozenset(terms)) for _, page_terms in split for terms in page_terms
         ]
-        self._threshold = greedy_threshold(scored)
+        self.threshold_ = greedy_threshold(scored)
 
     def verdicts(self, blocks: list[Block], terms: list[list[str]]) -> list[BlockVerdict]:
         """Keep the informative blocks (entropy at or below the site threshold)."""
-        threshold, verdicts = self._threshold, []
+        threshold, verdicts = self.threshold_, []
         for block_terms_ in terms:
-            entropy = block_entropy(block_terms_, self._entropies)
+            entropy = block_entropy(block_terms_, self.entropies_)
             if entropy is None:
                 verdicts.append(BlockVerdict(False, "no terms"))
             elif entropy <= threshold + 1e-9:
@@ -179,9 +175,9 @@ class EntropyModel(SiteModel):
         return assemble(page, blocks, self.verdicts(blocks, terms), self.name)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        terms = list(self._entropies)
-        values = np.array([self._entropies[t] for t in terms], dtype=np.float64)
-        return {"terms": terms, "threshold": self._threshold}, {"entropy": values}
+        terms = list(self.entropies_)
+        values = np.array([self.entropies_[t] for t in terms], dtype=np.float64)
+        return {"terms": terms, "threshold": self.threshold_}, {"entropy": values}
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         terms, threshold = state.get("terms"), state.get("threshold")
@@ -192,5 +188,5 @@ class EntropyModel(SiteModel):
         values = check_array(arrays, "entropy", "f")
         if len(values) != len(terms) or np.any((values < 0) | (values > 1)):
             raise ModelFormatError("entropy values disagree with the terms or leave [0, 1]")
-        self._entropies = dict(zip(terms, values.tolist(), strict=False))
-        self._threshold = float(threshold)
+        self.entropies_ = dict(zip(terms, values.tolist(), strict=False))
+        self.threshold_ = float(threshold)

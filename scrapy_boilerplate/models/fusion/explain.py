@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import Decision
+from scrapy_boilerplate.models.fusion.stages import Scored
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
 from scrapy_boilerplate.page import Page
 
@@ -37,20 +37,18 @@ def reasons(
     return out
 
 
-def decisions(
-    page: Page,
-    blocks: Sequence[Block],
-    kept: Sequence[bool],
-    trees: TreeEnsemble,
-    names: Sequence[str],
-    features: np.ndarray,
-    probability: np.ndarray,
-    threshold: float,
-) -> tuple[Decision, ...]:
-    """A :class:`Decision` per block, named by its path in the page's tree."""
+def decisions(page: Page, scored: Scored, trees: TreeEnsemble, names: Sequence[str]) -> tuple[Decision, ...]:
+    """A :class:`Decision` per block, named by its path in the page's tree: the rule's reason where a
+    rule decided it, the trees' otherwise."""
     path = element_path_finder(page.tree)
-    why = reasons(trees, names, features, probability, threshold)
+    rules = scored.rules
+    if not rules.any:
+        why = reasons(trees, names, scored.matrix, scored.probability, scored.threshold)
+    else:
+        undecided = rules.undecided
+        told = iter(reasons(trees, names, scored.matrix[undecided], scored.probability[undecided], scored.threshold))
+        why = [rules.reasons[i] if decided else next(told) for i, decided in enumerate(rules.decided.tolist())]
     return tuple(
         Decision(path(block.element), bool(keep), len(block.text), reason)
-        for block, keep, reason in zip(blocks, kept, why, strict=True)
+        for block, keep, reason in zip(scored.blocks, scored.keep.tolist(), why, strict=True)
     )

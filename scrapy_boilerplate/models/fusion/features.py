@@ -1,32 +1,18 @@
-"""The full feature matrix of a page: page features, site features and role-word indicators."""
+"""The features fusion computes, by name, in column order: the built-in ones, then any registered later.
+
+To add one, register a :class:`~.registry.Feature` (a name, its columns, the function computing them
+from a page's :class:`~.inputs.PageInputs`) and retrain: ``scrapy-boilerplate train`` reads every
+registered feature and the weights file it writes names them; inference computes the features a
+weights file names.  docs/fusion.md gives the recipe.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from scrapy_boilerplate.models.fusion.page_features import BLOCK_CUES, block_cues
+from scrapy_boilerplate.models.fusion.registry import Feature, FeatureRegistry
+from scrapy_boilerplate.models.fusion.roles import ROLE_WORDS
+from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
 
-import numpy as np
-
-from scrapy_boilerplate.models.fusion.page_features import PageBlocks
-
-
-def role_mask(words: Iterable[str], bits: dict[str, int]) -> int:
-    """The vocabulary bits of a block's role words."""
-    mask = 0
-    for word in words:
-        mask |= bits.get(word, 0)
-    return mask
-
-
-def role_columns(masks: list[int], vocabulary_size: int) -> np.ndarray:
-    """One 0/1 column per vocabulary word from the blocks' role masks."""
-    if not vocabulary_size:
-        return np.zeros((len(masks), 0))
-    packed = np.array(masks, dtype=np.uint64).reshape(-1, 1)
-    shifts = np.arange(vocabulary_size, dtype=np.uint64)
-    return ((packed >> shifts) & np.uint64(1)).astype(np.float64)
-
-
-def feature_matrix(blocks: PageBlocks, site_rows: np.ndarray, vocabulary_size: int) -> np.ndarray:
-    """The columns of :func:`~scrapy_boilerplate.models.fusion.weights.feature_names`, one row per block
-    (``blocks.roles`` must hold vocabulary masks)."""
-    return np.hstack([blocks.features, site_rows, role_columns(blocks.roles, vocabulary_size)])
+FEATURES = FeatureRegistry([Feature("block_cues", BLOCK_CUES, block_cues), *SITE_FEATURES, ROLE_WORDS])
+register_feature = FEATURES.register
+registered_feature = FEATURES.registered

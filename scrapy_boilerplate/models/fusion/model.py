@@ -1,11 +1,12 @@
 """``fusion``: one learned block classifier over the site's evidence and the page's own cues.
 
-Each block of a page (the HTML layer's blocks) gets the page features of
-:mod:`.page_features` and, when the model was fitted on two or more pages of the site, the site
-features of :mod:`.site_features`; a gradient-boosted tree ensemble (:mod:`.trees`, weights
-trained by ``scrapy-boilerplate train``) turns them into P(main content), and the blocks at or
-above the threshold are the main text.  Fitted on fewer pages (or with ``site_features=false``) it
-is a single-page extractor: the site features are missing and the trees route them as trained.
+A clean runs the stages of :mod:`.stages`: the rules stage (none yet: nothing is decided before the
+trees), the features the weights name (:mod:`.features`: the page's block cues and role words, and,
+when the model was fitted on two or more pages of the site, the site features), a gradient-boosted
+tree ensemble (:mod:`.trees`, weights trained by ``scrapy-boilerplate train``) turning each block's
+row into P(main content), and the threshold.  Fitted on fewer pages (or with
+``site_features=false``) it is a single-page extractor: the site features are missing and the trees
+route them as trained.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Any
 
 from scrapy_boilerplate.html import Block
 from scrapy_boilerplate.html.serialize import outer_html
-from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError, SiteModel
-from scrapy_boilerplate.models.fusion.decide import page_threshold
+from scrapy_boilerplate.models.base import CleanedPage, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.explain import decisions
-from scrapy_boilerplate.models.fusion.features import feature_matrix
-from scrapy_boilerplate.models.fusion.page_features import page_blocks
-from scrapy_boilerplate.models.fusion.site_features import SiteEvidence
+from scrapy_boilerplate.models.fusion.rules import NoRules
+from scrapy_boilerplate.models.fusion.site_evidence import SiteEvidence
+from scrapy_boilerplate.models.fusion.stages import Scored, Stages
 from scrapy_boilerplate.models.fusion.weights import FusionWeights, load_weights
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
@@ -67,42 +68,49 @@ class FusionModel(SiteModel):
         self.weights = weights
         self.site_features = site_features
         self.threshold = None if threshold is None else float(threshold)
-        self._evidence = SiteEvidence()
+        self.evidence_ = SiteEvidence()  # learned: the site models fitted on the sample
+        self.rules_ = NoRules()  # learned: what is decided before the trees (nothing yet)
 
     @property
-    def fitted_weights(self) -> FusionWeights:
+    def loaded_weights(self) -> FusionWeights:
         """The weights in use (read once per process and file)."""
         return load_weights(self.weights)
 
-    def _fit(self, pages: list[Page]) -> None:
-        self.fitted_weights  # noqa: B018 (a missing or foreign weights file fails the fit, not each clean)
-        self._evidence = SiteEvidence().fit(pages if self.site_features else [])
+    @property
+    def stages(self) -> Stages:
+        """The stages a clean runs, with this model's rules, weights and site evidence."""
+        weights = self.loaded_weights
+        threshold = weights.threshold if self.threshold is None else self.threshold
+        return Stages(self.rules_, weights.layout, weights.trees, threshold, self.evidence_)
 
-    def probabilities(self, page: Page) -> tuple[list[Block], Any, Any]:
-        """The page's text blocks, their feature matrix and P(main content) of each."""
-        weights = self.fitted_weights
-        found = page_blocks(page, weights.vocabulary_bits)
-        site = self._evidence.features(page, found.blocks, found.tokens)
-        matrix = feature_matrix(found, site, len(weights.vocabulary))
-        return found.blocks, matrix, weights.trees.probabilities(matrix)
+    def _fit(self, pages: list[Page]) -> None:
+        parts = self.loaded_weights.layout.parts  # a missing or foreign weights file fails the fit, not each clean
+        self.evidence_ = SiteEvidence.fit(pages if self.site_features else [], parts)
+
+    def score(self, page: Page) -> Scored:
+        """``page`` through every stage: blocks, features, P(main content), threshold and what is kept."""
+        return self.stages.run(page)
 
     def _clean(self, page: Page) -> CleanedPage:
-        weights = self.fitted_weights
-        threshold = weights.threshold if self.threshold is None else self.threshold
-        blocks, matrix, probability = self.probabilities(page)
-        threshold = page_threshold(probability, matrix, threshold)
-        keep = (probability >= threshold).tolist()
+        weights = self.loaded_weights
+        scored = self.score(page)
+        blocks, keep = scored.blocks, scored.keep.tolist()
         kept = [block for block, k in zip(blocks, keep, strict=True) if k]
         text = BLOCK_SEPARATOR.join(block.text for block in kept)
         total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
-        explained = partial(decisions, page, blocks, keep, weights.trees, weights.names, matrix, probability, threshold)
-        score = float(probability.max()) if len(probability) else 0.0
+        explained = partial(decisions, page, scored, weights.trees, weights.names)
+        scored_blocks = scored.probability[scored.rules.undecided] if scored.rules.any else scored.probability
+        score = float(scored_blocks.max()) if len(scored_blocks) else 0.0
         return CleanedPage(text, partial(_kept_html, kept), self.name, total, len(text), score, explained)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return {"site": self._evidence.state()}, {}
+        return {"site": self.evidence_.state()}, {}
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
         if set(state) != {"site"} or arrays:
             raise ModelFormatError(f"fusion state needs 'site' only, got {sorted(state)} and arrays {sorted(arrays)}")
-        self._evidence = SiteEvidence.from_state(state["site"])
+        evidence = SiteEvidence.from_state(state["site"])
+        missing = set(self.loaded_weights.layout.parts) - set(evidence.parts)
+        if evidence.present and missing:
+            raise ModelFormatError(f"fusion site state lacks the parts {sorted(missing)} its weights read; re-fit")
+        self.evidence_ = evidence

@@ -1,32 +1,30 @@
 """What a page alone says about each of its blocks: one pass over the blocks, one numeric row each.
 
 The rows hold the block's size, link share, prose cues (punctuation, function words), its tag and
-enclosing tags, its position, its distance to the nearest heading, the ``pvalue`` region the page's
-text density points at, and the same cues of the neighbouring blocks.  The words of the block's and
-its ancestors' class/id/role attributes are returned as bit masks over a vocabulary the weights
-file holds (learned from labelled pages), or as word sets when that vocabulary is being learned.
+enclosing tags, the parts of role words found in its and its ancestors' class and id, its position,
+its distance to the nearest heading, the ``pvalue`` region the page's text density points at, and
+the same cues of the neighbouring blocks.  Registered as the ``block_cues`` feature.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
-from dataclasses import dataclass
 from typing import cast
 
 import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block, normalize_space, raw_text
+from scrapy_boilerplate.models.fusion.ancestry import ANCESTOR_BITS, PART_BITS
+from scrapy_boilerplate.models.fusion.inputs import PageInputs
 from scrapy_boilerplate.models.fusion.lexicon import (
     ANCESTOR_TAGS,
     BLOCK_TAG_FEATURES,
     COMMENTS_HEADING,
     HEADING_LEVELS,
     PUNCTUATION,
-    ROLE_ATTRIBUTES,
     ROLE_PARTS,
     SENTENCE_ENDS,
     STOP_WORDS,
@@ -75,101 +73,19 @@ OWN_FEATURES: tuple[str, ...] = (
     "after_comments",
     *(f"part_{part}" for part in ROLE_PARTS),
 )
-PAGE_FEATURES: tuple[str, ...] = (
+BLOCK_CUES: tuple[str, ...] = (
     *OWN_FEATURES,
     *(f"ctx{offset:+d}_{cue}" for offset in CONTEXT_OFFSETS for cue in CONTEXT_CUES),
 )
-_INDEX = {name: i for i, name in enumerate(PAGE_FEATURES)}
+_INDEX = {name: i for i, name in enumerate(BLOCK_CUES)}
 _CONTEXT_COLUMNS = [_INDEX[cue] for cue in CONTEXT_CUES]
 _REGION_COLUMNS = [
     _INDEX[name] for name in ("pv_in_region", "pv_ratio", "parent_share", "parent_link_share", "grandparent_share")
 ]
-_ANCESTOR_BITS = {tag: 1 << i for i, tag in enumerate(ANCESTOR_TAGS)}
-_ROLE_WORD = re.compile(r"[a-z]+")
 _COMMENTS_HEADING = re.compile(COMMENTS_HEADING)
 _COMMENTS_HEADING_MAX_WORDS = 8
-_REMOVED_BITS = sum(_ANCESTOR_BITS[tag] for tag in ("form", "aside", "label"))
-_PART_BITS = {part: 1 << i for i, part in enumerate(ROLE_PARTS)}
-
-
-@functools.lru_cache(maxsize=4096)
-def _parts_of(word: str) -> int:
-    """Bits of the :data:`ROLE_PARTS` found inside a role word."""
-    mask = 0
-    for part, bit in _PART_BITS.items():
-        if part in word:
-            mask |= bit
-    return mask
-
-
-# A page of more blocks than this is a data dump, not an article: only its first ones are judged,
-# so that its clean stays within seconds (a 20 MB page of paragraphs has ~600,000).
-MAX_BLOCKS = 20_000
+_REMOVED_BITS = sum(ANCESTOR_BITS[tag] for tag in ("form", "aside", "label"))
 _MAX_HEADING_GAP = 50.0  # block distances to a heading are capped here (and "none" reads as this)
-
-
-def role_words(element: Element) -> frozenset[str]:
-    """Lower-case letter runs of ``element``'s class, id, role and itemprop values."""
-    words: frozenset[str] = frozenset()
-    for name in ROLE_ATTRIBUTES:
-        value = element.get(name)
-        if value:
-            words = words | _value_words(value) if words else _value_words(value)
-    return words
-
-
-@functools.lru_cache(maxsize=8192)
-def _value_words(value: str) -> frozenset[str]:
-    """The words of one attribute value (a site repeats its class values on every page)."""
-    return frozenset(_ROLE_WORD.findall(value.lower()))
-
-
-@dataclass
-class _Ancestry:
-    """Per element, memoised: depth, enclosing-tag bits, and the role words (or vocabulary bits)
-    of the element and its ancestors."""
-
-    vocabulary: dict[str, int] | None  # word -> bit; None: keep the words themselves
-
-    def __post_init__(self) -> None:
-        self.memo: dict[Element, tuple[int, int, int | frozenset[str], int]] = {}
-
-    def of(self, element: Element) -> tuple[int, int, int | frozenset[str], int]:
-        """(depth, bits of enclosing tags, role words or role bits, role part bits) of ``element``:
-        the tags of its ancestors only, the role words of its ancestors and itself."""
-        memo = self.memo
-        known = memo.get(element)
-        if known is not None:
-            return known
-        chain = []
-        node: Element | None = element
-        while node is not None and node not in memo:
-            chain.append(node)
-            node = node.getparent()
-        parent = node
-        depth, bits, roles, parts = memo[node] if node is not None else (0, 0, self._no_roles, 0)
-        vocabulary = self.vocabulary
-        for node in reversed(chain):
-            if parent is not None:
-                tag = parent.tag
-                bits |= _ANCESTOR_BITS.get(tag, 0) if isinstance(tag, str) else 0
-            if node.attrib:
-                words = role_words(node)
-                for word in words:
-                    parts |= _parts_of(word)
-                if vocabulary is None:
-                    roles = roles | words  # type: ignore[operator]
-                else:
-                    for word in words:
-                        roles |= vocabulary.get(word, 0)  # type: ignore[operator]
-            depth += 1
-            memo[node] = (depth, bits, roles, parts)
-            parent = node
-        return memo[element]
-
-    @property
-    def _no_roles(self) -> int | frozenset[str]:
-        return 0 if self.vocabulary is not None else frozenset()
 
 
 def _link_chars(block: Block) -> int:
@@ -197,58 +113,39 @@ def _page_title_words(page: Page) -> set[str]:
     return set()
 
 
-@dataclass
-class PageBlocks:
-    """One page's text blocks, their tokens, page features and role words (or role bits)."""
+def block_cues(inputs: PageInputs) -> np.ndarray:
+    """One row of :data:`BLOCK_CUES` per block of ``inputs``.
 
-    blocks: list[Block]
-    tokens: list[list[str]]
-    features: np.ndarray  # float64, (blocks, len(PAGE_FEATURES))
-    roles: list  # per block: an int of vocabulary bits, or a frozenset of words when learning
-
-
-def text_blocks(page: Page) -> list[Block]:
-    """The page's first :data:`MAX_BLOCKS` blocks that hold visible text, in document order."""
-    return page.text_blocks()[:MAX_BLOCKS]
-
-
-def page_blocks(page: Page, vocabulary: dict[str, int] | None) -> PageBlocks:
-    """Blocks of ``page`` with one row of :data:`PAGE_FEATURES` each.
-
-    ``vocabulary`` maps role words to bits; None keeps each block's role words instead (training).
-    The features are computed a column at a time (lists, then numpy): a per-cell write into a numpy
-    row costs more than the cue itself.
+    The cues are computed a column at a time (lists, then numpy): a per-cell write into a numpy row
+    costs more than the cue itself.  Every block gets them: a block's neighbours read its cues.
     """
-    blocks = text_blocks(page)
-    tokens = [tokenize(block.text) for block in blocks]
+    blocks, tokens = inputs.blocks, inputs.tokens
     n = len(blocks)
-    rows = np.full((n, len(PAGE_FEATURES)), np.nan)
+    rows = np.full((n, len(BLOCK_CUES)), np.nan)
     if not n:
-        return PageBlocks(blocks, tokens, rows, [])
-    ancestry = _Ancestry(vocabulary)
-    found = [ancestry.of(block.element) for block in blocks]
+        return rows
+    ancestry = inputs.ancestry
     column = rows.T  # a view: writing a column writes the rows
     chars = np.array([_visible_chars(block.text) for block in blocks], dtype=np.float64)
     words = np.array([len(t) for t in tokens], dtype=np.float64)
-    _own_cues(column, blocks, tokens, chars, _page_title_words(page))
-    bits = np.array([bits for _, bits, _, _ in found], dtype=np.int64)
-    parts = np.array([parts for _, _, _, parts in found], dtype=np.int64)
-    for part, bit in _PART_BITS.items():
+    _own_cues(column, blocks, tokens, chars, _page_title_words(inputs.page))
+    bits = np.array(ancestry.tag_bits, dtype=np.int64)
+    parts = np.array(ancestry.part_bits, dtype=np.int64)
+    for part, bit in PART_BITS.items():
         column[_INDEX[f"part_{part}"]] = (parts & bit) > 0
-    for tag, bit in _ANCESTOR_BITS.items():
+    for tag, bit in ANCESTOR_BITS.items():
         column[_INDEX[f"in_{tag}"]] = (bits & bit) > 0
-    column[_INDEX["link_share"]][(bits & _ANCESTOR_BITS["a"]) > 0] = 1.0
-    column[_INDEX["depth"]] = [depth for depth, _, _, _ in found]
+    column[_INDEX["link_share"]][(bits & ANCESTOR_BITS["a"]) > 0] = 1.0
+    column[_INDEX["depth"]] = ancestry.depth
     _position_cues(column, chars)
     links = column[_INDEX["link_share"]] * chars  # (set by _own_cues, before the ancestors' links)
     removed = (bits & _REMOVED_BITS) > 0  # pvalue's step 1 drops forms, asides and labels
     kept_chars = np.where(removed, 0, chars).tolist()
     elements = np.maximum(column[_INDEX["tags_per_word"]] * (words + 1), 1).round().tolist()
-    depth = {element: found[0] for element, found in ancestry.memo.items()}
-    region = block_region(blocks, kept_chars, np.where(removed, 0, links).tolist(), elements, depth)
+    region = block_region(blocks, kept_chars, np.where(removed, 0, links).tolist(), elements, ancestry.depths)
     rows[:, _REGION_COLUMNS] = region_cues(blocks, region)
     _context(rows)
-    return PageBlocks(blocks, tokens, rows, [role for _, _, role, _ in found])
+    return rows
 
 
 def _position_cues(column: np.ndarray, chars: np.ndarray) -> None:

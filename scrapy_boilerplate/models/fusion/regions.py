@@ -17,7 +17,7 @@ import lxml.etree
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.html.density import highest_p, widen_to_siblings
+from scrapy_boilerplate.html.density import highest_p, p_value, widen_to_siblings
 from scrapy_boilerplate.html.measure import Lengths
 
 Element = lxml.etree._Element
@@ -71,12 +71,6 @@ def block_region(
     return Region(lengths, region, best_p, page.text, page.valid_text)
 
 
-def _p_of(lengths: Lengths | None, page_valid: int) -> float:
-    if lengths is None or lengths.markup <= 0 or page_valid <= 0:
-        return 0.0
-    return (lengths.text / lengths.markup) * (lengths.valid_text / page_valid)
-
-
 def _inside(element: Element, region: Element | None, memo: dict[Element, bool]) -> bool:
     """Whether ``element`` is ``region`` or lies inside it (memoised per ancestor)."""
     if region is None:
@@ -109,7 +103,8 @@ def region_cues(blocks: Sequence[Block], region: Region) -> np.ndarray:
     out = []
     for block in blocks:
         element = block.element
-        ratio = _p_of(lengths.get(element), page_valid) / best if best > 0 else 0.0
+        own = lengths.get(element)
+        ratio = (p_value(own, page_valid) if own is not None else 0.0) / best if best > 0 else 0.0
         parent = element.getparent()
         above = lengths.get(parent) if parent is not None else None
         if parent is None or above is None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from scrapy_boilerplate.models.base import ModelFormatError
+from scrapy_boilerplate.models.errors import ModelFormatError
 
 CHUNK_ROWS = 2048  # rows walked through the trees at once (a chunk's node matrix is rows x trees)
 _FIELDS = ("feature", "threshold", "nan_left", "left", "right", "value", "roots")

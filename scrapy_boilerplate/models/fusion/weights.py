@@ -1,8 +1,12 @@
-"""The fusion weights file: versioned JSON with the feature names, role vocabulary and trees.
+"""The fusion weights file: versioned JSON naming the features it reads, the site parts, and the trees.
 
-Loading checks that the file's feature list is the one this release computes, in the same order
-(a file from another release, or trained with other features, is refused, not misread).  The
-shipped file sits beside this module and is read once per process.
+Version 2 names each feature with its columns, in the order of the trees' columns, and the site
+models a fit must run for them; loading finds each feature in the registry (:mod:`.features`) and
+refuses, with a ``ModelFormatError`` that says why, a feature this release does not compute,
+columns other than the ones it computes, or a file of another format or version.  A version 1 file
+(one flat list of columns: the block cues, the site features, the role words, as the release that
+wrote it computed them) is read by splitting that list into the registered features.  The shipped
+file sits beside this module and is read once per process.
 """
 
 from __future__ import annotations
@@ -13,29 +17,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scrapy_boilerplate.models.base import ModelFormatError
-from scrapy_boilerplate.models.fusion.page_features import PAGE_FEATURES
-from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
+from scrapy_boilerplate.models.errors import ModelFormatError
+from scrapy_boilerplate.models.fusion.decide import PROSE_CUES
+from scrapy_boilerplate.models.fusion.features import FEATURES
+from scrapy_boilerplate.models.fusion.layout import FeatureLayout
+from scrapy_boilerplate.models.fusion.registry import FeatureRegistry, LearnedFeature
+from scrapy_boilerplate.models.fusion.roles import PREFIX
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
 
 FORMAT = "scrapy-boilerplate/fusion-weights"
-VERSION = 1
+VERSION = 2
 SHIPPED = Path(__file__).with_name("weights.json")
-ROLE_PREFIX = "role_"
-MAX_VOCABULARY = 64  # role words are bits of one 64-bit mask per block
-
-
-def feature_names(vocabulary: list[str]) -> list[str]:
-    """Every column the trees read, in order: page features, site features, role words."""
-    return [*PAGE_FEATURES, *SITE_FEATURES, *(ROLE_PREFIX + word for word in vocabulary)]
+_VERSION_1_FEATURES = ("block_cues", "site_pages", "style_tree", "block_dup", "entropy", "role_words")
 
 
 @dataclass(frozen=True)
 class FusionWeights:
-    """Trees over :func:`feature_names` columns, the keep threshold on P(main content), and what
+    """Trees over the :attr:`layout`'s columns, the keep threshold on P(main content), and what
     they were trained on (site keys, for telling held-out pages from training pages)."""
 
-    vocabulary: list[str]
+    layout: FeatureLayout
     trees: TreeEnsemble
     threshold: float = 0.5
     trained_on: frozenset[str] = frozenset()
@@ -44,20 +45,15 @@ class FusionWeights:
     @property
     def names(self) -> list[str]:
         """The feature columns, in order."""
-        return feature_names(self.vocabulary)
-
-    @property
-    def vocabulary_bits(self) -> dict[str, int]:
-        """Role word -> its bit in a block's role mask."""
-        return {word: 1 << i for i, word in enumerate(self.vocabulary)}
+        return self.layout.names
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document (keys sorted by the writer, so equal weights give equal bytes)."""
         return {
             "format": FORMAT,
             "version": VERSION,
-            "features": self.names,
-            "vocabulary": self.vocabulary,
+            "features": self.layout.to_json(),
+            "parts": self.layout.parts,
             "threshold": self.threshold,
             "trained_on": sorted(self.trained_on),
             "training": self.training,
@@ -69,49 +65,75 @@ class FusionWeights:
         return (json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
     @classmethod
-    def from_json(cls, document: Any) -> FusionWeights:
-        """Weights from :meth:`to_json` output, refusing another format, version or feature list."""
+    def from_json(cls, document: Any, registry: FeatureRegistry = FEATURES) -> FusionWeights:
+        """Weights from :meth:`to_json` output (or a version 1 file), refusing another format or
+        version, and features or columns this release does not compute."""
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise ModelFormatError("not a fusion weights file")
-        if document.get("version") != VERSION:
+        version = document.get("version")
+        if version == 1:
+            document = _from_version_1(document, registry)
+        elif version != VERSION:
             raise ModelFormatError(
-                f"fusion weights version {document.get('version')!r} is not supported (this release reads {VERSION})"
+                f"fusion weights version {version!r} is not supported (this release reads {VERSION} and 1)"
             )
-        vocabulary = document.get("vocabulary")
-        if not isinstance(vocabulary, list) or not all(isinstance(w, str) for w in vocabulary):
-            raise ModelFormatError("fusion weights lack their role vocabulary")
-        if len(vocabulary) > MAX_VOCABULARY:
-            raise ModelFormatError(f"fusion weights hold {len(vocabulary)} role words, over {MAX_VOCABULARY}")
-        names = feature_names(vocabulary)
-        if document.get("features") != names:
-            raise ModelFormatError("fusion weights were trained on other features than this release computes")
+        layout = FeatureLayout.from_json(document.get("features"), registry)
+        if document.get("parts", layout.parts) != layout.parts:
+            raise ModelFormatError(
+                f"fusion weights name site parts {document.get('parts')!r}, their features read {layout.parts}"
+            )
+        missing = [name for name in PROSE_CUES if name not in layout.names]
+        if missing:
+            raise ModelFormatError(f"fusion weights lack the columns {missing} that the threshold stage reads")
         threshold, trained_on = document.get("threshold"), document.get("trained_on", [])
         if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
             raise ModelFormatError("fusion weights lack a threshold within [0, 1]")
         if not isinstance(trained_on, list) or not all(isinstance(s, str) for s in trained_on):
             raise ModelFormatError("fusion weights have a malformed list of training sites")
         training = document.get("training", {})
-        trees = TreeEnsemble.from_json(document.get("trees"), len(names))
+        trees = TreeEnsemble.from_json(document.get("trees"), len(layout.names))
         return cls(
-            vocabulary, trees, float(threshold), frozenset(trained_on), training if isinstance(training, dict) else {}
+            layout, trees, float(threshold), frozenset(trained_on), training if isinstance(training, dict) else {}
         )
 
 
-_CACHE: dict[str, FusionWeights] = {}
+def _from_version_1(document: dict[str, Any], registry: FeatureRegistry) -> dict[str, Any]:
+    """A version 1 document with its flat column list split into the features of that release."""
+    columns, vocabulary = document.get("features"), document.get("vocabulary")
+    if not isinstance(columns, list) or not isinstance(vocabulary, list):
+        raise ModelFormatError("fusion weights (version 1) lack their features or role vocabulary")
+    entries, start = [], 0
+    for name in _VERSION_1_FEATURES:
+        feature = registry.get(name)
+        if feature is None:
+            raise ModelFormatError(f"fusion weights (version 1) read the feature {name!r}, which this release lacks")
+        width = len(vocabulary) if isinstance(feature, LearnedFeature) else len(feature.columns)
+        entries.append({"name": name, "columns": columns[start : start + width]})
+        start += width
+    if start != len(columns) or entries[-1]["columns"] != [PREFIX + str(word) for word in vocabulary]:
+        raise ModelFormatError("fusion weights (version 1) were trained on other features than this release computes")
+    return {**document, "features": entries}
+
+
+_CACHE: dict[tuple[str, int], FusionWeights] = {}
 _LOCK = threading.Lock()
 
 
 def load_weights(path: str | Path | None = None) -> FusionWeights:
-    """The weights in ``path`` (the shipped file when None), read once per process and path."""
+    """The weights in ``path`` (the shipped file when None), read once per process, path and set of
+    registered features (a feature registered or removed since may change what the file reads)."""
+    generation = FEATURES.generation
     if path is None:
-        shipped = _CACHE.get("")  # the shipped file is found without resolving a path (70 us a call)
+        shipped = _CACHE.get(("", generation))  # the shipped file is found without resolving a path (70 us a call)
         if shipped is not None:
             return shipped
     where = Path(path) if path is not None else SHIPPED
-    key = str(where.resolve())
+    key = (str(where.resolve()), generation)
     with _LOCK:
         weights = _CACHE.get(key)
         if weights is None:
+            for stale in [known for known in _CACHE if known[1] != generation]:
+                del _CACHE[stale]
             try:
                 document = json.loads(where.read_bytes())
             except FileNotFoundError as exc:
@@ -120,5 +142,5 @@ def load_weights(path: str | Path | None = None) -> FusionWeights:
                 raise ModelFormatError(f"cannot read fusion weights {where}: {exc}") from exc
             weights = _CACHE[key] = FusionWeights.from_json(document)
         if path is None:
-            _CACHE[""] = weights
+            _CACHE[("", generation)] = weights
         return weights

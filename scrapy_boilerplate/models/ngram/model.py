@@ -23,7 +23,8 @@ import numpy as np
 
 from scrapy_boilerplate.html import body_text
 from scrapy_boilerplate.models.arrays import sorted_unique
-from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.ngram.corpus import build_corpus, collapse
 from scrapy_boilerplate.models.ngram.cut_point import CutPoint
 from scrapy_boilerplate.models.ngram.find_optimal import find_optimal_with_starts

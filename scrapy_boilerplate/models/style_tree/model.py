@@ -27,13 +27,14 @@ from scrapy_boilerplate.html.measure import Lengths, measure
 from scrapy_boilerplate.html.serialize import outer_html
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.walk import element_path_finder
-from scrapy_boilerplate.models.base import CleanedPage, Decision, ModelFormatError, SiteModel
+from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
+from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.models.style_tree.build import BuildOptions, SiteStyleTree
 from scrapy_boilerplate.models.style_tree.compact import MEANINGFUL, CompactNode, from_state, simplify, to_state
 from scrapy_boilerplate.models.style_tree.importance import ATTENUATION, LOCAL_NOISE_ENTROPY, NOISE_THRESHOLD, mark
 from scrapy_boilerplate.models.style_tree.mapping import Region, Verdicts, locally_noisy_leaves, map_page
-from scrapy_boilerplate.models.style_tree.refine import PROSE_MIN_CHARS, Removal, find_main_text, is_prose
+from scrapy_boilerplate.models.style_tree.refine import PROSE, Removal, find_main_text, is_prose
 from scrapy_boilerplate.page import Page
 
 VARIANTS = ("paper", "improved")
@@ -157,7 +158,7 @@ class StyleTreeModel(SiteModel):
         self.virtual_leaves = bool(virtual_leaves)
         self.local_noise = None if local_noise is None else bool(local_noise)
         self.local_noise_entropy = _unit("local_noise_entropy", local_noise_entropy)
-        self._sst: CompactNode | None = None
+        self.sst_: CompactNode | None = None  # learned: the site style tree, compacted
         self._verdicts = Verdicts(self.threshold)  # of the current SST's nodes, reset with it
 
     @property
@@ -177,7 +178,7 @@ class StyleTreeModel(SiteModel):
 
     def _fit(self, pages: list[Page]) -> None:
         if not pages:  # nothing learned: every part of a page is possibly meaningful
-            self._sst = CompactNode("body", MEANINGFUL, 1.0)
+            self.sst_ = CompactNode("body", MEANINGFUL, 1.0)
             self._verdicts = Verdicts(self.threshold)
             return
         options = BuildOptions(
@@ -188,7 +189,7 @@ class StyleTreeModel(SiteModel):
         infos = mark(
             sst.root, self.threshold, self.attenuation, self.local_noise_entropy if self.uses_local_noise else None
         )
-        self._sst = simplify(sst.root, infos, aligned=self.aligned)
+        self.sst_ = simplify(sst.root, infos, aligned=self.aligned)
         self._verdicts = Verdicts(self.threshold)
 
     def regions(self, page: Page) -> list[Region]:
@@ -196,8 +197,8 @@ class StyleTreeModel(SiteModel):
         return self._regions(page.body)
 
     def _regions(self, body: lxml.etree._Element) -> list[Region]:
-        assert self._sst is not None
-        return map_page(self._sst, body, self.threshold, self.aligned, verdicts=self._verdicts)
+        assert self.sst_ is not None
+        return map_page(self.sst_, body, self.threshold, self.aligned, verdicts=self._verdicts)
 
     def _clean(self, page: Page) -> CleanedPage:
         body = page.body  # (an ElementPath lookup per call: once per clean)
@@ -261,7 +262,7 @@ class StyleTreeModel(SiteModel):
         for el, (reason, own) in removal.removed.items():  # (one loop for both lists)
             if el not in sst_removed:
                 decided.append((el, False, own.text, reason))
-            elif own.text >= PROSE_MIN_CHARS:
+            elif own.text >= PROSE.min_size:
                 for ancestor in el.iterancestors():
                     if ancestor is main.main:
                         inside.append(el)
@@ -313,11 +314,11 @@ class StyleTreeModel(SiteModel):
         return out
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, array]]:
-        assert self._sst is not None
-        return to_state(self._sst)
+        assert self.sst_ is not None
+        return to_state(self.sst_)
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, Any]) -> None:
         if not isinstance(state, dict):
             raise ModelFormatError("style_tree state must be an object")
-        self._sst = from_state(state, arrays)
+        self.sst_ = from_state(state, arrays)
         self._verdicts = Verdicts(self.threshold)

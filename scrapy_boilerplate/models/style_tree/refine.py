@@ -29,6 +29,7 @@ from scrapy_boilerplate.html import normalize_space, to_text
 from scrapy_boilerplate.html.blocks import BLOCK_TAGS
 from scrapy_boilerplate.html.density import LINK_BLOCK_MAX_CHARS, LINK_DENSITY_LIMIT, highest_p, widen_to_siblings
 from scrapy_boilerplate.html.measure import Lengths, measure
+from scrapy_boilerplate.html.prose import ProseRule
 from scrapy_boilerplate.html.text import collapsed_length
 
 Element = lxml.etree._Element
@@ -88,9 +89,9 @@ SIBLING_SHARE = 0.8
 REPEAT_MAX_LEVELS = 3
 REPEAT_MIN_CHARS = 200
 # SST calls a recurring paragraph noise, but inside the main text a paragraph that recurs (a
-# post shown on several front pages, a standing intro) is still part of what readers read.
-PROSE_MIN_CHARS = 150
-PROSE_LINK_SHARE = 0.3
+# post shown on several front pages, a standing intro) is still part of what readers read: prose
+# of 150 non-link characters or more, at most 30% of them in links.
+PROSE = ProseRule(min_size=150, max_link_share=0.3)
 TITLE_TAGS = ("h1", "h2", "h3", "h4")
 TITLE_MAX_LEVELS = 3  # how far up from the main-text element the title may sit
 TITLE_MAX_CHARS = 400  # text between title and main text beyond this is not a byline
@@ -162,7 +163,7 @@ class Removal:
 
 def is_prose(lengths: Lengths) -> bool:
     """Enough non-link text to be a paragraph of an article rather than a widget or a label."""
-    return lengths.valid_text >= PROSE_MIN_CHARS and lengths.link_text <= PROSE_LINK_SHARE * lengths.text
+    return PROSE.holds(lengths.valid_text, lengths.link_text, lengths.text)
 
 
 @functools.lru_cache(maxsize=4096)

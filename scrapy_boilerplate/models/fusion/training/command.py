@@ -64,6 +64,7 @@ def run_train(args: argparse.Namespace) -> int:
         print("train: LightGBM is not installed; pip install 'scrapy-boilerplate-learner[train]'", file=sys.stderr)
         return 2
     from scrapy_boilerplate.corpus import find_sites
+    from scrapy_boilerplate.models.fusion.layout import FeatureLayout
     from scrapy_boilerplate.models.fusion.training.dataset import corpus_rows
     from scrapy_boilerplate.models.fusion.training.fit import train_weights
     from scrapy_boilerplate.progress import Progress, wants_progress
@@ -71,21 +72,22 @@ def run_train(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     sites = find_sites(args.data_dir)
     progress = Progress("train", len(sites), 0, wants_progress(sys.stderr, args.quiet), sys.stderr)
-    rows = corpus_rows(sites, args.sample_size, progress.site_done)
+    layout = FeatureLayout.for_training()  # every registered feature
+    rows = corpus_rows(sites, args.sample_size, layout, progress.site_done)
     progress.close()
     if not rows:
         print(f"train: no page under {args.data_dir} has a gold .txt file beside it", file=sys.stderr)
         return 2
     written = []
     if args.output is not None:
-        args.output.write_bytes(train_weights(rows).dumps())
+        args.output.write_bytes(train_weights(rows, layout).dumps())
         written.append(str(args.output))
     if args.folds:
         args.folds_dir.mkdir(parents=True, exist_ok=True)
         for fold in range(args.folds):
             kept = [page for page in rows if fold_of(page.site, args.folds) != fold]
             target = args.folds_dir / f"fold-{fold}.json"
-            target.write_bytes(train_weights(kept).dumps())
+            target.write_bytes(train_weights(kept, layout).dumps())
             written.append(str(target))
     n_sites = len({page.site for page in rows})
     print(

@@ -7,17 +7,16 @@ the sites were read; the same rows give the same bytes.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from scrapy_boilerplate.models.fusion.features import role_columns, role_mask
-from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
+from scrapy_boilerplate.models.fusion.layout import FeatureLayout
+from scrapy_boilerplate.models.fusion.registry import LabelledPage, LearnedFeature
 from scrapy_boilerplate.models.fusion.training.dataset import PageRows
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
-from scrapy_boilerplate.models.fusion.weights import MAX_VOCABULARY, FusionWeights, feature_names
+from scrapy_boilerplate.models.fusion.weights import FusionWeights
 
 SEED = 20240527
 PARAMS: dict[str, Any] = {
@@ -33,71 +32,45 @@ PARAMS: dict[str, Any] = {
     "num_iterations": 200,
 }
 THRESHOLD = 0.35  # P(main) cut: best mean F1 of 0.35 / 0.40 / 0.45 over the four dev sets in 5-fold CV
-MIN_ROLE_SITES = 8  # a role word must label blocks on this many sites to be learned (no site quirks)
 
 
-def _entropy(positive: np.ndarray, total: np.ndarray) -> np.ndarray:
-    p = np.clip(positive / np.maximum(total, 1e-12), 1e-12, 1 - 1e-12)
-    return -(p * np.log(p) + (1 - p) * np.log(1 - p))
+def choose_columns(layout: FeatureLayout, rows: Sequence[PageRows]) -> FeatureLayout:
+    """``layout`` with each learned feature's columns chosen from the labelled ``rows``."""
+    for item in layout.bound:
+        feature = item.feature
+        if isinstance(feature, LearnedFeature):
+            pages = [LabelledPage(page.site, page.values[feature.name], page.labels, page.tokens) for page in rows]
+            layout = layout.with_columns(feature.name, feature.choose(pages))
+    return layout
 
 
-def select_vocabulary(rows: Sequence[PageRows], size: int = MAX_VOCABULARY) -> list[str]:
-    """The role words whose presence best splits main content from boilerplate (information gain,
-    blocks weighted by tokens), among words seen on at least :data:`MIN_ROLE_SITES` sites."""
-    weight_of: dict[str, float] = defaultdict(float)
-    positive_of: dict[str, float] = defaultdict(float)
-    sites_of: dict[str, set[str]] = defaultdict(set)
-    total = positive = 0.0
-    for page in rows:
-        for roles, label, tokens in zip(page.roles, page.labels.tolist(), page.tokens.tolist(), strict=True):
-            weight = float(tokens)
-            total += weight
-            positive += weight * label
-            for word in roles:
-                weight_of[word] += weight
-                positive_of[word] += weight * label
-                sites_of[word].add(page.site)
-    words = sorted(w for w in weight_of if len(sites_of[w]) >= MIN_ROLE_SITES)
-    if not words or total <= 0:
-        return []
-    w1 = np.array([weight_of[w] for w in words])
-    p1 = np.array([positive_of[w] for w in words])
-    w0, p0 = total - w1, positive - p1
-    gain = _entropy(np.array(positive), np.array(total)) - (
-        w1 / total * _entropy(p1, w1) + w0 / total * _entropy(p0, w0)
-    )
-    order = sorted(range(len(words)), key=lambda i: (-gain[i], words[i]))
-    return sorted(words[i] for i in order[:size])
-
-
-def training_matrix(rows: Sequence[PageRows], vocabulary: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def training_matrix(rows: Sequence[PageRows], layout: FeatureLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features, labels, weights) of both regimes; each page's blocks weigh by their share of its tokens."""
-    bits = {word: 1 << i for i, word in enumerate(vocabulary)}
     parts, labels, weights = [], [], []
-    missing = np.full((1, len(SITE_FEATURES)), np.nan, dtype=np.float32)
     for page in rows:
-        roles = role_columns([role_mask(words, bits) for words in page.roles], len(vocabulary)).astype(np.float32)
         share = page.tokens / max(int(page.tokens.sum()), 1) * len(page.tokens)
-        regimes = [np.broadcast_to(missing, (len(page.labels), len(SITE_FEATURES)))]
-        if page.site_features is not None:
-            regimes.append(page.site_features)
-        for site_part in regimes:
-            parts.append(np.hstack([page.features, site_part, roles]))
+        for site in (False, True) if page.with_site else (False,):
+            parts.append(layout.matrix(page.values, len(page.labels), site=site, dtype=np.float32))
             labels.append(page.labels)
             weights.append(share)
     return np.vstack(parts), np.concatenate(labels), np.concatenate(weights).astype(np.float64)
 
 
-def train_weights(rows: Sequence[PageRows], params: dict[str, Any] | None = None) -> FusionWeights:
-    """Select the role vocabulary, fit the trees on ``rows`` and return them as weights."""
+def train_weights(
+    rows: Sequence[PageRows], layout: FeatureLayout, params: dict[str, Any] | None = None
+) -> FusionWeights:
+    """Choose the learned columns, fit the trees on ``rows`` and return them as weights over ``layout``'s features."""
     import lightgbm
 
     settings = {**PARAMS, **(params or {})}
-    vocabulary = select_vocabulary(rows)
-    names = feature_names(vocabulary)
-    features, labels, weights = training_matrix(rows, vocabulary)
+    layout = choose_columns(layout, rows)
+    features, labels, weights = training_matrix(rows, layout)
     dataset = lightgbm.Dataset(
-        features, label=labels, weight=weights, feature_name=[f"f{i}" for i in range(len(names))], free_raw_data=True
+        features,
+        label=labels,
+        weight=weights,
+        feature_name=[f"f{i}" for i in range(len(layout.names))],
+        free_raw_data=True,
     )
     fixed = {
         "seed": SEED,
@@ -111,7 +84,7 @@ def train_weights(rows: Sequence[PageRows], params: dict[str, Any] | None = None
     trees = export_trees(booster.dump_model())
     trained_on = frozenset(page.site for page in rows)
     training = {"params": settings, "pages": len(rows), "sites": len(trained_on), "blocks": int(len(labels))}
-    return FusionWeights(vocabulary, trees, THRESHOLD, trained_on, training)
+    return FusionWeights(layout, trees, THRESHOLD, trained_on, training)
 
 
 def export_trees(dump: dict[str, Any]) -> TreeEnsemble:

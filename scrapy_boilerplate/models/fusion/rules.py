@@ -1,0 +1,58 @@
+"""The rules stage: blocks decided before any feature is computed, and the mask the later stages honour.
+
+A rules stage looks at a page's blocks and may decide some of them outright (kept or removed, with
+a reason for ``inspect``); the features stage may skip those blocks, the trees never score them,
+and the threshold stage counts the kept ones as kept.  :class:`NoRules` decides nothing; a site's
+learned or pinned rules are another :class:`Rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from scrapy_boilerplate.html import Block
+from scrapy_boilerplate.page import Page
+
+
+@dataclass(frozen=True)
+class RuleDecisions:
+    """Per block: whether a rule decided it, whether it keeps it, and why (read where decided)."""
+
+    decided: np.ndarray  # bool
+    keep: np.ndarray  # bool
+    reasons: Sequence[str]
+
+    @classmethod
+    def none(cls, blocks: int) -> RuleDecisions:
+        """No block decided."""
+        return cls(np.zeros(blocks, dtype=bool), np.zeros(blocks, dtype=bool), ("",) * blocks)
+
+    @property
+    def undecided(self) -> np.ndarray:
+        """The blocks left to the features and the trees."""
+        return ~self.decided
+
+    @property
+    def any(self) -> bool:
+        """True when a rule decided at least one block."""
+        return bool(self.decided.any())
+
+
+class Rules(Protocol):
+    """What decides blocks before the model: one call per page, before any feature is computed."""
+
+    def decide(self, page: Page, blocks: Sequence[Block]) -> RuleDecisions:
+        """The decisions on ``page``'s ``blocks`` (arrays of ``len(blocks)``)."""
+        ...
+
+
+class NoRules:
+    """The rules stage of a model without rules: nothing is decided before the trees."""
+
+    def decide(self, page: Page, blocks: Sequence[Block]) -> RuleDecisions:
+        """No block decided."""
+        return RuleDecisions.none(len(blocks))
