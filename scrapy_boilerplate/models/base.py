@@ -92,6 +92,7 @@ class CleanedPage:
     kept_chars: int
     score: float | None = None
     decisions: _Deferred[Decisions] = field(default=_Deferred("_decisions", ()), repr=False)
+    coverage: float | None = None  # share of the blocks a site's rules decided (None: a model without rules)
 
     if TYPE_CHECKING:  # the dataclass __init__, with the functions ``html`` and ``decisions`` may be given as
 
@@ -104,6 +105,7 @@ class CleanedPage:
             kept_chars: int,
             score: float | None = None,
             decisions: Decisions | Callable[[], Decisions] = (),
+            coverage: float | None = None,
         ) -> None: ...
 
     def __getstate__(self) -> dict[str, Any]:

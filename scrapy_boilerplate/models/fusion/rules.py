@@ -41,6 +41,17 @@ class RuleDecisions:
         """True when a rule decided at least one block."""
         return bool(self.decided.any())
 
+    @property
+    def all(self) -> bool:
+        """True when a rule decided every block: the page needs no feature and no tree."""
+        return bool(self.decided.all())
+
+    @property
+    def coverage(self) -> float:
+        """The share of the page's blocks a rule decided (1.0 for a page without blocks): a page of
+        the template the rules were learned on is covered well, a page of a changed one poorly."""
+        return float(self.decided.mean()) if len(self.decided) else 1.0
+
 
 class Rules(Protocol):
     """What decides blocks before the model: one call per page, before any feature is computed."""

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from scrapy_boilerplate.models.errors import ModelFormatError
+from scrapy_boilerplate.models.fusion.rules import RuleDecisions
 
 MIN_PAGES = 2  # sample pages on which a path must appear before it decides anything
 AGREEMENT = 1.0  # share of a path's sample votes that must agree
@@ -39,20 +40,6 @@ class PathVotes:
     def content(self) -> bool:
         """The majority decision: True for main content."""
         return 2 * self.kept > self.seen
-
-
-@dataclass(frozen=True)
-class RuleDecisions:
-    """Per block: whether a rule decided it, whether it keeps it, and why (read where decided)."""
-
-    decided: np.ndarray  # bool
-    keep: np.ndarray  # bool
-    reasons: Sequence[str]
-
-    @property
-    def coverage(self) -> float:
-        """The share of the page's blocks the rule decided (1.0 for a page without blocks)."""
-        return float(self.decided.mean()) if len(self.decided) else 1.0
 
 
 @dataclass
