@@ -57,6 +57,8 @@ def run(data_dir: Path, sample_size: int, min_pages: int, folds: Path | None) ->
                 out.setdefault(f"f1 {label}", []).append(score_text(cleaned.text, gold).f1)
                 if label == "rules":
                     out.setdefault("coverage", []).append(cleaned.coverage or 0.0)
+                    if cleaned.coverage == 1.0:
+                        out.setdefault("clean covered whole", []).append(out["clean rules"][-1])
             started = clock()
             text = trafilatura(page.html)
             out.setdefault("clean trafilatura", []).append(clock() - started)
