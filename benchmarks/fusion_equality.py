@@ -12,6 +12,9 @@ canonicalised); the first differing columns are named.
     python benchmarks/fusion_equality.py ../shared/datasets --save ref.npz   # record this tree
     python benchmarks/fusion_equality.py ../shared/datasets --compare a.npz b.npz
 
+A revision older than fusion's feature registry is recorded with its own copy of this script
+(``--save`` in a checkout of it), then compared with ``--compare``.
+
 Each recording runs in its own process under ``PYTHONHASHSEED=0`` (the order of a set of strings,
 and so of some float sums, depends on it).  A differing page is then found with ``model.score``.
 """
@@ -80,12 +83,13 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
     from scrapy_boilerplate.corpus import find_sites
     from scrapy_boilerplate.models import create_model
     from scrapy_boilerplate.models.fusion.inputs import PageInputs
-    from scrapy_boilerplate.models.fusion.page_features import block_cues
+    from scrapy_boilerplate.models.fusion.layout import FeatureLayout
     from scrapy_boilerplate.offline import load_page
     from scrapy_boilerplate.page import Page
 
     print(f"recording {scrapy_boilerplate.__file__}", file=sys.stderr)
     recorder = Recorder()
+    training = FeatureLayout.for_training()
     single = create_model("fusion").fit([])
     count = 0
     for name in sets:
@@ -101,9 +105,9 @@ def record(datasets: Path, sets: list[str], sample_sizes: list[int], every: int,
             for path, page in pages:
                 count += 1
                 _record_clean(recorder, f"single\t{path}", single, Page(page.html, page.url), count % 10 == 0)
-                inputs = PageInputs.of(Page(page.html, page.url))
-                roles = [" ".join(sorted(words)) for words in inputs.ancestry.role_words]
-                recorder.add(f"train\t{path}", _column_digests(block_cues(inputs)), _texts_digest(roles), 0, 0, 0)
+                values = training.compute(PageInputs.of(Page(page.html, page.url)))
+                roles = [" ".join(sorted(words)) for words in values["role_words"]]
+                recorder.add(f"train\t{path}", _column_digests(values["block_cues"]), _texts_digest(roles), 0, 0, 0)
             if len(pages) < 2:
                 continue
             for size in sample_sizes:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scrapy_boilerplate.corpus import Site, find_sites
-from scrapy_boilerplate.evaluation.bench import gold_path, is_site_level
+from scrapy_boilerplate.corpus import Site, find_sites, gold_path
+from scrapy_boilerplate.evaluation.bench import is_site_level
 from scrapy_boilerplate.offline import load_page
 from scrapy_boilerplate.page import Page
 

@@ -39,7 +39,9 @@ THRESHOLDS = ((1, 1.0), (2, 1.0), (2, 0.9), (2, 0.8), (3, 1.0))  # (sample pages
 Page = tuple[list[str], np.ndarray, list[str], str]  # block paths, kept, block texts, gold
 
 
-def decided_sites(data_dir: Path, sample: int, min_pages: int, folds: Path | None) -> list[tuple[list[Page], list[Page]]]:
+def decided_sites(
+    data_dir: Path, sample: int, min_pages: int, folds: Path | None
+) -> list[tuple[list[Page], list[Page]]]:
     """Per site, its sample pages and its later pages, each with the model's decisions."""
     out = []
     for found in gold_sites(data_dir):
@@ -55,7 +57,9 @@ def decided_sites(data_dir: Path, sample: int, min_pages: int, folds: Path | Non
     return out
 
 
-def variant(sites: list[tuple[list[Page], list[Page]]], signature, min_pages: int, agreement: float) -> dict[str, float]:
+def variant(
+    sites: list[tuple[list[Page], list[Page]]], signature, min_pages: int, agreement: float
+) -> dict[str, float]:
     """F1 of the model and of rule-then-model over the later pages, coverage and same-text share."""
     model_f1, rule_f1, coverage, same = [], [], [], []
     for sample, later in sites:

@@ -12,12 +12,17 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scrapy_boilerplate.corpus import find_sites, page_name
 from scrapy_boilerplate.models.registry import available_models
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.progress import Progress, wants_progress
 from scrapy_boilerplate.store.cli import add_models_parser, run_models
+
+if TYPE_CHECKING:
+    from scrapy_boilerplate.models.base import CleanedPage
+    from scrapy_boilerplate.offline import PageOutcome
 
 logger = logging.getLogger("scrapy_boilerplate")
 
@@ -80,9 +85,17 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"pages per site to fit on, first in file-name order (default {DEFAULT_SAMPLE_SIZE})",
     )
     extract.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="what each page's file holds: text (<page>.txt, the default), markdown (<page>.md: headings, "
+        "lists, tables, code; needs the markdown extra) or json (<page>.json: url, text, markdown, title, "
+        "author, published, language, page_type and the model that cleaned it; needs the markdown extra)",
+    )
+    extract.add_argument(
         "in_dir", type=_existing_dir, help="directory of sites (each folder of *.html or *.html.gz pages is a site)"
     )
-    extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt files are written")
+    extract.add_argument("out_dir", type=Path, help="where OUT_DIR/<site>/<page>.txt (.md, .json) files are written")
     extract.add_argument("-q", "--quiet", action="store_true", help="no progress line on the terminal")
 
     bench = _command(sub, "bench", "score models (and other extractors) against the gold .txt beside each page")
@@ -151,9 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_extract(args: argparse.Namespace) -> int:
     """Clean every page of every site under ``in_dir`` into ``out_dir``."""
+    from scrapy_boilerplate.markdown import INSTALL_HINT, markdown_available
     from scrapy_boilerplate.offline import process_site
+    from scrapy_boilerplate.records import FORMATS
     from scrapy_boilerplate.rescue import prose_rescue
 
+    if args.format != "text" and not markdown_available():
+        print(f"extract: --format {args.format}: {INSTALL_HINT}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     sites = find_sites(args.in_dir)
     progress = Progress(
@@ -172,8 +190,8 @@ def run_extract(args: argparse.Namespace) -> int:
         for page in outcome.pages:
             rescued = prose_rescue(page.cleaned, page.page) if page.cleaned and page.page else None
             rescues += rescued is not None
-            text = rescued.text if rescued is not None else page.text
-            (target_dir / (page_name(page.path) + ".txt")).write_text(text, encoding="utf-8")
+            content = _page_file(args.format, page, rescued or page.cleaned)
+            (target_dir / (page_name(page.path) + FORMATS[args.format])).write_text(content, encoding="utf-8")
         pages += len(outcome.pages)
         failures += outcome.failures
         logger.info(
@@ -191,6 +209,19 @@ def run_extract(args: argparse.Namespace) -> int:
         f"{time.perf_counter() - started:.1f} s (model {args.model.label})"
     )
     return 0
+
+
+def _page_file(output_format: str, outcome: PageOutcome, cleaned: CleanedPage | None) -> str:
+    """What ``extract --format output_format`` writes for one page (empty text for a failed page)."""
+    from scrapy_boilerplate.models.base import CleanedPage
+    from scrapy_boilerplate.page import Page
+    from scrapy_boilerplate.records import render
+
+    page = outcome.page
+    if page is None or cleaned is None:
+        cleaned = CleanedPage("", "<div></div>", "", 0, 0)
+        page = page or Page("", outcome.path.resolve().as_uri())
+    return render(output_format, page, cleaned)
 
 
 def run_bench(args: argparse.Namespace) -> int:

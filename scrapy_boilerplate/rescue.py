@@ -17,6 +17,7 @@ import lxml.etree
 
 from scrapy_boilerplate.html import iter_blocks, to_text
 from scrapy_boilerplate.html.prose import ProseRule
+from scrapy_boilerplate.html.structure import kept_html
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
 
@@ -50,5 +51,4 @@ def prose_rescue(cleaned: CleanedPage, page: Page) -> CleanedPage | None:
     if element is None:
         return None
     text = to_text(element)
-    html = lxml.etree.tostring(element, encoding="unicode", method="html", with_tail=False)
-    return CleanedPage(text, html, cleaned.model, cleaned.total_chars, len(text))
+    return CleanedPage(text, kept_html(element), cleaned.model, cleaned.total_chars, len(text))

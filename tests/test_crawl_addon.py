@@ -60,6 +60,11 @@ def test_the_addon_leaves_a_users_own_scraper_slot_size_alone(users_size):
     assert slot_size(settings) == users_size
 
 
+def test_a_disabled_plugin_leaves_the_scraper_slot_as_scrapy_has_it():
+    disabled = {"BOILERPLATE_ENABLED": False}
+    assert slot_size(settings_of(**ADDON, **disabled)) == slot_size(settings_of(**disabled))
+
+
 def test_with_the_addon_the_learner_keeps_the_whole_hold_and_says_nothing(caplog):
     with caplog.at_level(logging.WARNING):
         crawler = get_crawler(settings_dict=ADDON)  # makes the crawl's extensions: the learner reads its settings

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import scrapy
@@ -47,3 +49,24 @@ def test_a_bad_setting_gives_one_line_and_a_non_zero_exit(tmp_path, setting, mes
         assert "Traceback" not in result.stderr, result.stderr[-3000:]
     errors = [line for line in result.stderr.splitlines() if "ERROR" in line or "CRITICAL" in line]
     assert len(errors) == 1 and message in errors[0], result.stderr[-3000:]
+
+
+def write_project(root: Path) -> None:
+    """A Scrapy project as ``scrapy startproject`` lays it out, with the spider above and the add-on."""
+    (root / "scrapy.cfg").write_text("[settings]\ndefault = badproject.settings\n")
+    package = root / "badproject"
+    (package / "spiders").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text('SPIDER_MODULES = ["badproject.spiders"]\n')
+    (package / "spiders" / "__init__.py").write_text("")
+    (package / "spiders" / "no_pages.py").write_text(SPIDER)
+
+
+def test_scrapy_crawl_in_a_project_exits_with_status_1_on_a_bad_setting(tmp_path):
+    write_project(tmp_path)
+    command = [sys.executable, "-m", "scrapy", "crawl", "no_pages", "-s", "BOILERPLATE_SAMPLE_SIZE=0"]
+    env = {key: value for key, value in os.environ.items() if key != "SCRAPY_SETTINGS_MODULE"}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stderr[-3000:]
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line or "CRITICAL" in line]
+    assert len(errors) == 1 and "BOILERPLATE_SAMPLE_SIZE=0 is invalid" in errors[0], result.stderr[-3000:]

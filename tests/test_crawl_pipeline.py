@@ -68,6 +68,18 @@ def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline
     return BoilerplatePipeline(learner, spidercls)
 
 
+MISSING = object()
+ELSEWHERE = "http://elsewhere.example/a.html"  # a domain never sampled: cleaned by the fallback at once
+
+
+def crawl_pipeline(**settings) -> BoilerplatePipeline:
+    """The pipeline of a crawler with the add-on, made as Scrapy makes it; cleaning stays in this thread."""
+    crawler = opened_crawler(
+        {"ADDONS": {"scrapy_boilerplate.Addon": 500}, "BOILERPLATE_CLEAN_IN_THREAD": False, **settings}
+    )
+    return BoilerplatePipeline.from_crawler(crawler)
+
+
 def fitted() -> CommonBlocks:
     return CommonBlocks().fit([Page(p.html, p.url) for p in SITE])
 
@@ -303,12 +315,34 @@ def test_every_item_of_a_listing_page_gets_the_page_text_from_one_clean():
     assert pipeline.stats.get_value(keys.ITEMS_CLEANED.format(model=CleanCounter.name)) == 5
 
 
-@pytest.mark.parametrize("item_type", [dict, DeclaredItem, DataItem])
-def test_drop_html_removes_the_page_from_cleaned_items(item_type):
-    pipeline = make_pipeline(fitted(), BOILERPLATE_DROP_HTML=True)
-    item = process(pipeline, item_type(url=SITE[0].url, html=SITE[0].html))
+@pytest.mark.parametrize(
+    "item_type, html_after", [(dict, MISSING), (DeclaredItem, MISSING), (DataItem, None), (AttrsItem, None)]
+)
+def test_drop_html_removes_the_page_from_cleaned_items(item_type, html_after):
+    """Dicts and scrapy.Item lose the field; dataclass and attrs items keep the attribute, emptied."""
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, item_type(url=ELSEWHERE, html=SITE[0].html))
     adapter = ItemAdapter(item)
-    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"] and not adapter.get("html")
+    assert SITE[0].article_text.split("\n\n")[1][:60] in adapter["text"]
+    assert adapter.get("html", MISSING) is html_after
+
+
+@pytest.mark.parametrize(
+    "make_item",
+    [
+        lambda: {"url": ELSEWHERE, "html": None},
+        lambda: {"url": ELSEWHERE},
+        lambda: DeclaredItem(url=ELSEWHERE),
+        lambda: DataItem(url=ELSEWHERE, html=None),
+        lambda: AttrsItem(url=ELSEWHERE, html=None),
+    ],
+    ids=["dict-None", "dict-missing", "Item-missing", "dataclass-None", "attrs-None"],
+)
+def test_drop_html_leaves_an_item_without_a_page_as_it_came(make_item):
+    pipeline = crawl_pipeline(BOILERPLATE_DROP_HTML=True)
+    item = process(pipeline, make_item())
+    assert ItemAdapter(item).asdict() == ItemAdapter(make_item()).asdict()  # a None stays, a missing field stays out
+    assert pipeline.stats.get_value(keys.ITEMS_SKIPPED.format(reason="no_html")) == 1
 
 
 def test_non_items_pass_through():

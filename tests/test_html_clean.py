@@ -3,7 +3,6 @@ import lxml.html
 
 from scrapy_boilerplate.html import drop_non_content, parse_html, to_text
 from scrapy_boilerplate.html.clean import remove_keeping_tail
-from scrapy_boilerplate.html.serialize import outer_html
 
 
 def test_non_content_nodes_are_dropped_and_tails_kept():
@@ -50,19 +49,6 @@ def test_page_tree_is_already_clean():
     page = Page("<html><head><script>1</script></head><body><p>hi</p><script>2</script></body></html>")
     assert page.tree.xpath("//script") == []
     assert page.html.count("<script>") == 2  # the raw HTML is kept as given
-
-
-def test_outer_html_is_lxml_html_tostring_without_the_tail_and_drops_a_content_type_meta():
-    root = lxml.html.fromstring(
-        '<div><p class="x">a &amp; b<br>c<meta http-equiv="Content-Type" content="t">d</p>tail</div>'
-    )
-    p = root.find("p")
-    assert (
-        outer_html(p)
-        == lxml.html.tostring(p, encoding="unicode", with_tail=False)
-        == '<p class="x">a &amp; b<br>cd</p>'
-    )
-    assert outer_html(root) == lxml.html.tostring(root, encoding="unicode", with_tail=False)
 
 
 def test_a_tail_with_control_characters_is_kept_without_them_when_its_element_goes():

@@ -48,7 +48,12 @@ class KeepsNothing(SiteModel):
 
 def test_an_empty_output_gets_the_longest_prose_paragraph():
     rescued = prose_rescue(CleanedPage("", "", "m", 500, 0), Page(PAGE))
-    assert rescued.text == PROSE and rescued.model == "m" and rescued.html.startswith("<p>")
+    assert (
+        rescued.text == PROSE
+        and rescued.model == "m"
+        and rescued.html.startswith("<div><p>")
+        and rescued.html.endswith("</p></div>")
+    )
     for kept in ("Dredging plan", "Watch the harbour video"):  # a few words may be all a page has
         assert prose_rescue(CleanedPage(kept, "", "m", 500, len(kept)), Page(PAGE)) is None
     assert prose_rescue(CleanedPage(" \n ", "", "m", 500, 0), Page(PAGE)).text == PROSE

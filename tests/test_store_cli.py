@@ -7,24 +7,38 @@ import uuid
 from pathlib import Path
 
 import pytest
+from helpers.model_outputs import assert_same_outputs
 
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.store import DirectoryStore, StoredModel, fit_baseline, open_store
 from scrapy_boilerplate.testing.synthetic import make_site
 
-
-def fill(store, spider: str, domains: dict[str, int]) -> None:
-    for domain, n in domains.items():
-        pages = [Page(s.html, s.url) for s in make_site(domain, n, seed=len(domain))]
-        model = create_model("pvalue").fit(pages)
-        store.put(StoredModel.new(spider, domain, model, n, fit_baseline(model, pages)))
+# (spider, domain): (model, sample pages)
+MODELS = {
+    ("news", "a.example"): ("fusion", 5),
+    ("news", "b.example"): ("style_tree", 7),
+    ("blog", "c.example"): ("pvalue", 3),
+}
 
 
 @pytest.fixture
-def models_dir(tmp_path: Path) -> Path:
-    fill(DirectoryStore(tmp_path / "models"), "news", {"a.example": 5, "b.example": 7})
-    fill(DirectoryStore(tmp_path / "models"), "blog", {"c.example": 3})
+def fitted() -> dict[tuple[str, str], tuple[SiteModel, list[Page]]]:
+    """Each of MODELS fitted on its sample, with the sample's pages and three more of its site."""
+    found = {}
+    for (spider, domain), (name, n) in MODELS.items():
+        pages = [Page(s.html, s.url) for s in make_site(domain, n + 3, seed=len(domain))]
+        found[spider, domain] = create_model(name).fit(pages[:n]), pages
+    return found
+
+
+@pytest.fixture
+def models_dir(tmp_path: Path, fitted) -> Path:
+    store = DirectoryStore(tmp_path / "models")
+    for (spider, domain), (model, pages) in fitted.items():
+        n = MODELS[spider, domain][1]
+        store.put(StoredModel.new(spider, domain, model, n, fit_baseline(model, pages[:n])))
     return tmp_path / "models"
 
 
@@ -35,8 +49,8 @@ def test_list_prints_domain_model_pages_fitted_at_and_size(models_dir: Path, cap
     rows = [line.split() for line in lines[1:-1]]
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
         ("blog", "c.example", "pvalue", "3"),
-        ("news", "a.example", "pvalue", "5"),
-        ("news", "b.example", "pvalue", "7"),
+        ("news", "a.example", "fusion", "5"),
+        ("news", "b.example", "style_tree", "7"),
     ]
     assert all(r[6] == "UTC" and r[-1] in {"B", "KiB"} for r in rows)
     assert lines[-1] == f"3 models in {models_dir}"
@@ -47,7 +61,8 @@ def test_list_prints_domain_model_pages_fitted_at_and_size(models_dir: Path, cap
 def test_show_prints_metadata_as_json_and_fails_for_a_missing_model(models_dir: Path, capsys):
     assert main(["models", "show", "--store", str(models_dir), "news", "b.example"]) == 0
     shown = json.loads(capsys.readouterr().out)
-    assert (shown["domain"], shown["pages"], shown["params"]["variant"]) == ("b.example", 7, "improved")
+    assert (shown["domain"], shown["model"], shown["pages"]) == ("b.example", "style_tree", 7)
+    assert shown["params"] == create_model("style_tree").get_params()
     assert shown["baseline"]["signatures"] > 0
     assert main(["models", "show", "--store", str(models_dir), "news", "zzz.example"]) == 1
     assert "no usable model for news/zzz.example" in capsys.readouterr().err
@@ -59,7 +74,7 @@ def test_delete_removes_and_reports_what_was_missing(models_dir: Path, capsys):
     assert [e.domain for e in DirectoryStore(models_dir).list()] == ["c.example", "b.example"]
 
 
-def test_export_then_import_moves_models_to_redis_and_back(models_dir: Path, tmp_path: Path, redis_url, capsys):
+def test_export_then_import_moves_models_to_redis_and_back(models_dir: Path, tmp_path: Path, redis_url, capsys, fitted):
     dump = tmp_path / "models.jsonl"
     assert main(["models", "export", "--store", str(models_dir), "--spider", "news", str(dump)]) == 0
     assert len(dump.read_bytes().splitlines()) == 2
@@ -69,25 +84,15 @@ def test_export_then_import_moves_models_to_redis_and_back(models_dir: Path, tmp
         assert main(["models", "import", "--store", redis_url, "--prefix", prefix, str(dump)]) == 0
         assert [(e.domain, e.pages) for e in redis_store.list()] == [("a.example", 5), ("b.example", 7)]
         back = tmp_path / "back"
-        main(
-            [
-                "models",
-                "export",
-                "--store",
-                redis_url,
-                "--prefix",
-                prefix,
-                "--domain",
-                "b.example",
-                str(tmp_path / "b.jsonl"),
-            ]
-        )
-        main(["models", "import", "--store", str(back), str(tmp_path / "b.jsonl")])
-        original = DirectoryStore(models_dir).get("news", "b.example")
-        returned = DirectoryStore(back).get("news", "b.example")
-        assert returned.entry.fitted_at == original.entry.fitted_at
-        page = Page(make_site("b.example", 1, seed=99)[0].html)
-        assert returned.model.clean(page).text == original.model.clean(page).text
+        for domain in ("a.example", "b.example"):
+            out = str(tmp_path / f"{domain}.jsonl")
+            export = ["models", "export", "--store", redis_url, "--prefix", prefix, "--domain", domain, out]
+            assert main(export) == 0
+            assert main(["models", "import", "--store", str(back), out]) == 0
+            returned = DirectoryStore(back).get("news", domain)
+            assert returned.entry.fitted_at == DirectoryStore(models_dir).get("news", domain).entry.fitted_at
+            model, pages = fitted["news", domain]
+            assert_same_outputs(returned.model, model, pages)  # as fitted, before any store saw it
     finally:
         for name in redis_store.client.scan_iter(f"{prefix}:*"):
             redis_store.client.delete(name)

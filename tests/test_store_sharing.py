@@ -7,6 +7,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from helpers.model_outputs import STATEFUL_MODELS, assert_same_outputs
 from helpers.store_support import redesign
 
 from scrapy_boilerplate import Page
@@ -28,12 +29,13 @@ PAGES = [Page(s.html, s.url) for s in make_site("shared.example", 40, seed=9)]
 
 @pytest.fixture(params=["local", "redis"])
 def workers(request, tmp_path: Path):
-    """A factory of workers (SharedLearning) on one shared store: in-process, or separate Redis clients."""
+    """A factory of workers (SharedLearning) on one shared store: in-process, or separate Redis clients
+    (``spec``: the model, pvalue unless given)."""
     spec = ModelSpec("pvalue")
     if request.param == "local":
         store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator()
         yield lambda **kw: SharedLearning(
-            store, coordinator, "spider", spec, SAMPLE, kw.get("ttl", 30), kw.get("monitor")
+            store, coordinator, "spider", kw.get("spec", spec), SAMPLE, kw.get("ttl", 30), kw.get("monitor")
         )
         return
     url, prefix, stores = request.getfixturevalue("redis_url"), f"test-{uuid.uuid4().hex}", []
@@ -44,7 +46,7 @@ def workers(request, tmp_path: Path):
             stores[-1],
             RedisCoordinator(stores[-1].client, prefix),
             "spider",
-            spec,
+            kw.get("spec", spec),
             SAMPLE,
             kw.get("ttl", 30),
             kw.get("monitor"),
@@ -62,8 +64,9 @@ def fill(a: SharedLearning, b: SharedLearning, pages: list[Page]) -> list[bool]:
     return [(a if i % 2 else b).offer("shared.example", page).accepted for i, page in enumerate(pages)]
 
 
-def test_workers_fill_one_sample_and_the_model_is_fitted_once(workers):
-    a, b = workers(), workers()
+@pytest.mark.parametrize("model", STATEFUL_MODELS)
+def test_workers_fill_one_sample_and_the_model_is_fitted_once(workers, model):
+    a, b = workers(spec=ModelSpec(model)), workers(spec=ModelSpec(model))
     assert a.load("shared.example") is None
     assert fill(a, b, PAGES[:8]) == [True] * SAMPLE + [False] * 3
     state = b.state("shared.example")
@@ -77,17 +80,18 @@ def test_workers_fill_one_sample_and_the_model_is_fitted_once(workers):
     assert again.learned.entry.fitted_at == fitted.learned.entry.fitted_at
     assert not b.needs_fit(b.state("shared.example"), again.learned.entry)
     assert a.offer("shared.example", PAGES[20]).accepted is False  # the sample stays closed
-    page = PAGES[30]
-    assert again.learned.model.clean(page).text == fitted.learned.model.clean(page).text
+    assert_same_outputs(again.learned.model, fitted.learned.model, PAGES[:SAMPLE] + PAGES[30:33])
 
 
-def test_a_later_crawl_loads_the_stored_model_and_sees_newer_ones(workers):
-    a, b = workers(), workers()
+@pytest.mark.parametrize("model", STATEFUL_MODELS)
+def test_a_later_crawl_loads_the_stored_model_and_sees_newer_ones(workers, model):
+    a, b = workers(spec=ModelSpec(model)), workers(spec=ModelSpec(model))
     fill(a, b, PAGES[:SAMPLE])
     fitted = a.fit("shared.example").learned
-    later = workers()
+    later = workers(spec=ModelSpec(model))
     loaded = later.load("shared.example")
     assert loaded is not None and loaded.entry.fitted_at == fitted.entry.fitted_at
+    assert_same_outputs(loaded.model, fitted.model, PAGES[:SAMPLE] + PAGES[30:33])
     assert later.newer("shared.example", loaded.entry) is None
     assert later.newer("shared.example", None).entry.fitted_at == fitted.entry.fitted_at
 

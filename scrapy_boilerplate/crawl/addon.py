@@ -25,9 +25,12 @@ class Addon:
 
     def update_settings(self, settings: BaseSettings) -> None:
         """Add each component unless the user already lists it (at any position, even disabled), and
-        make room in Scrapy's scraper slot for the items that wait for their site model."""
+        make room in Scrapy's scraper slot for the items that wait for their site model (unless
+        BOILERPLATE_ENABLED is False)."""
         for name, cls, order in COMPONENTS:
             settings.setdefault_in_component_priority_dict(name, cls, order)
+        if not settings.getbool("BOILERPLATE_ENABLED", True):
+            return  # the components stand down: nothing will wait, Scrapy's slot stays as it was
         slot_size = scraper_slot_size(settings)
         if slot_size is not None:
             settings.set("SCRAPER_SLOT_MAX_ACTIVE_SIZE", slot_size, priority="addon")

@@ -27,6 +27,7 @@ from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_b
 from scrapy_boilerplate.crawl.itempages import OPTED_OUT
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.middleware import sample_skip_reason
+from scrapy_boilerplate.crawl.pagecleans import PageCleans
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
@@ -79,7 +80,7 @@ class BoilerplatePipeline:
         self.cleaner = Cleaner(self.config.clean_in_thread, self.config.inline_clean_ms)
         self._reported_classes: set[type] = set()
         self._rescued_domains: set[str] = set()
-        self._last_clean: tuple[Response, SiteModel, CleanedPage] | None = None  # listing pages' items
+        self.page_cleans: PageCleans[tuple[CleanedPage | None, FallbackReason | None]] = PageCleans()
         if spidercls is not None:
             self.report_unwritable_item_classes(spidercls)
 
@@ -207,22 +208,32 @@ class BoilerplatePipeline:
     async def _cleaned(
         self, domain: str, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> tuple[CleanedPage | None, FallbackReason | None]:
-        """The cleaned page: from the fit's own clean of a sample page, from the item before it
-        (a listing page's items share their page), measured for drift, or cleaned now."""
+        """The cleaned page: from the fit's own clean of a sample page, from the clean of its page
+        that another item of it made (a listing page's items share their page), or cleaned now."""
+        cleaner = model or self.learner.fallback
         if model is not None:
             prepared = self.learner.take_prepared(domain, page.url, page.html)
             if prepared is not None:
+                if page.response is not None:
+                    self.page_cleans.keep(page.response, cleaner, (prepared, None))
                 return prepared, None
-        last, cleaner = self._last_clean, model or self.learner.fallback
-        if last is not None and last[0] is page.response and last[1] is cleaner:
-            return last[2], reason
+        if page.response is None:
+            return await self._fresh_clean(domain, page, model, reason)
+        cleaned, shared_reason = await self.page_cleans.share(
+            page.response, cleaner, lambda: self._fresh_clean(domain, page, model, reason)
+        )
+        return (
+            cleaned,
+            reason if reason is not None else shared_reason,
+        )  # an item's own fallback reason, else the clean's
+
+    async def _fresh_clean(
+        self, domain: str, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
+    ) -> tuple[CleanedPage | None, FallbackReason | None]:
+        """Clean the page now: measured for drift when due, else plainly."""
         if model is not None and (learned := self.learner.drift.due(domain, model)):
-            cleaned, reason = await self._measure(domain, learned, page)
-        else:
-            cleaned, reason = await self._clean(model, page, reason)
-        if page.response is not None and cleaned is not None:
-            self._last_clean = (page.response, cleaner, cleaned)
-        return cleaned, reason
+            return await self._measure(domain, learned, page)
+        return await self._clean(model, page, reason)
 
     async def _clean(
         self, model: SiteModel | None, page: ItemPage, reason: FallbackReason | None

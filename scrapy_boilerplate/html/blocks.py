@@ -206,7 +206,7 @@ def _shown_text(
     return False  # no child and a blank text
 
 
-def _ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
+def ancestors_of(root: lxml.etree._Element, nodes: Iterable[lxml.etree._Element]) -> set[lxml.etree._Element]:
     """Every element of ``root`` that has one of ``nodes`` (elements of ``root``) as a descendant."""
     marked: set[lxml.etree._Element] = set()
     for node in nodes:
@@ -269,7 +269,7 @@ class BlockWalk:
         """Elements with a block descendant (non-leaf blocks); found on first use."""
         if self._contains is None:
             # (no tags: ``iter`` gave every node, and nothing contains a block)
-            self._contains = _ancestors_of(self.root, self.blocks) if self.tags else set()
+            self._contains = ancestors_of(self.root, self.blocks) if self.tags else set()
         return self._contains
 
     @property
@@ -285,7 +285,7 @@ class BlockWalk:
         no block text, as the drift check on a page of a known template, never pays for it)."""
         if self._needs_layout is None:
             layout = tuple(t for t in _LAYOUT_TAGS if t not in self.tags)
-            self._needs_layout = _ancestors_of(self.root, self.root.iterdescendants(*layout)) if layout else set()
+            self._needs_layout = ancestors_of(self.root, self.root.iterdescendants(*layout)) if layout else set()
         return self._needs_layout
 
     def elements(self) -> Iterator[lxml.etree._Element]:

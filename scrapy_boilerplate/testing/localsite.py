@@ -24,9 +24,14 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_directory(root: str | Path, port: int = 0) -> Iterator[str]:
-    """Serve ``root`` on the loopback address in a background thread; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def serve_directory(
+    root: str | Path, port: int = 0, handler_class: type[SimpleHTTPRequestHandler] = _QuietHandler
+) -> Iterator[str]:
+    """Serve ``root`` on the loopback address in a background thread; yields the base URL.
+
+    ``handler_class`` (a ``SimpleHTTPRequestHandler``) answers the requests: tests serve pages
+    compressed or redirected with one."""
+    handler = functools.partial(handler_class, directory=str(root))
     server = ThreadingHTTPServer((LOOPBACK, port), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True)

@@ -51,6 +51,15 @@ class PageAttrs:
     boilerplate_model: str | None = None
 
 
+class TextSeenPipeline:
+    """A user's pipeline at its usual position (300): records whether the item already had its text."""
+
+    def process_item(self, item: Any, spider: Any = None) -> Any:  # Scrapy's hook
+        if isinstance(item, dict):
+            item["text_seen_by_user_pipeline"] = bool(item.get("text"))
+        return item
+
+
 ITEM_TYPES = {"dict": dict, "item": PageItem, "dataclass": PageDataclass, "attrs": PageAttrs}
 
 
@@ -128,29 +137,51 @@ def harness_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, **(extra or {})}
 
 
-def main(spec_path: str) -> None:
+def register_test_models() -> None:
+    """Make the test-only models of :mod:`helpers.crawl_models` usable by name in this process."""
     from helpers import crawl_models
     from scrapy_boilerplate.models.registry import register
 
-    register(crawl_models.CommonBlocks)
-    register(crawl_models.Broken)
-    register(crawl_models.ThreadReporter)
-    spec = json.loads(Path(spec_path).read_text())
+    for model in (
+        crawl_models.CommonBlocks,
+        crawl_models.Broken,
+        crawl_models.ThreadReporter,
+        crawl_models.CleanCounter,
+    ):
+        register(model)
+
+
+def crawl_settings(spec: dict[str, Any]) -> dict[str, Any]:
+    """The crawl's settings: the test defaults, its own log, feed and store under ``out``, then the spec's."""
     out = Path(spec["out"])
-    settings = {
+    return {
         **DEFAULT_SETTINGS,
         "LOG_FILE": str(out / "crawl.log"),
         "FEEDS": {str(out / "items.jsonl"): {"format": "jsonlines"}},
         "BOILERPLATE_STORE": str(out / "models"),  # each crawl starts without stored models
         **spec.get("settings", {}),
     }
-    process = CrawlerProcess(settings)
-    spidercls = spider_with_item_lacking_text() if spec.get("item_type") == "without_text" else SiteSpider
-    crawler = process.create_crawler(spidercls)
+
+
+def spider_class(spec: dict[str, Any]) -> type:
+    """The spider the spec asks for."""
+    return spider_with_item_lacking_text() if spec.get("item_type") == "without_text" else SiteSpider
+
+
+def write_stats(out: Path, stats: dict[str, Any]) -> None:
+    """Keep a finished crawl's stats (those JSON can hold) as ``out/stats.json``."""
+    kept = {k: v for k, v in stats.items() if isinstance(v, (int, float, str))}
+    (out / "stats.json").write_text(json.dumps(kept, indent=1, sort_keys=True))
+
+
+def main(spec_path: str) -> None:
+    register_test_models()
+    spec = json.loads(Path(spec_path).read_text())
+    process = CrawlerProcess(crawl_settings(spec))
+    crawler = process.create_crawler(spider_class(spec))
     process.crawl(crawler, spec=spec)
     process.start()
-    stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
-    (out / "stats.json").write_text(json.dumps(stats, indent=1, sort_keys=True))
+    write_stats(Path(spec["out"]), crawler.stats.get_stats())
 
 
 @dataclasses.dataclass
@@ -173,11 +204,16 @@ def run_crawl(
     proc = subprocess.run(
         harness_command("crawl_harness", spec_path), capture_output=True, text=True, timeout=timeout, env=harness_env()
     )
+    return read_result(out, proc.returncode, proc.stderr)
+
+
+def read_result(out: Path, returncode: int, stderr: str = "") -> CrawlResult:
+    """What the crawl that wrote to ``out`` left there."""
     items_path, stats_path, log_path = out / "items.jsonl", out / "stats.json", out / "crawl.log"
     items = [json.loads(line) for line in items_path.read_text().splitlines()] if items_path.exists() else []
     stats = json.loads(stats_path.read_text()) if stats_path.exists() else {}
-    log = (log_path.read_text() if log_path.exists() else "") + proc.stderr
-    return CrawlResult(items, stats, log, proc.returncode)
+    log = (log_path.read_text() if log_path.exists() else "") + stderr
+    return CrawlResult(items, stats, log, returncode)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 
 from scrapy_boilerplate.html import iter_blocks, normalize_space
@@ -53,25 +54,25 @@ class ThreadReporter(CommonBlocks):
     name = "test_thread_reporter"
 
     def _clean(self, page: Page) -> CleanedPage:
-        import threading
-
         cleaned = super()._clean(page)
         text = f"{cleaned.text}\ncleaned in {threading.current_thread().name}"
         return CleanedPage(text, "", self.name, cleaned.total_chars, cleaned.kept_chars)
 
 
 class CleanCounter(CommonBlocks):
-    """:class:`CommonBlocks` that counts its cleans: each text ends with ``clean #N`` (this model's Nth),
-    so items cleaned from one clean carry the same number and a clean per item shows as new numbers."""
+    """:class:`CommonBlocks` that numbers its cleans: each text ends with ``clean #N`` (this model's Nth),
+    so items cleaned by one clean carry one number and a clean per item shows as new numbers."""
 
     name = "test_clean_counter"
 
     def __init__(self, share: float = 0.5) -> None:
         super().__init__(share)
         self.cleans = 0
+        self._counting = threading.Lock()  # cleans may run in the crawl's thread pool
 
     def _clean(self, page: Page) -> CleanedPage:
-        self.cleans += 1
+        with self._counting:
+            self.cleans += 1
+            number = self.cleans
         cleaned = super()._clean(page)
-        text = f"{cleaned.text}\nclean #{self.cleans}"
-        return CleanedPage(text, "", self.name, cleaned.total_chars, cleaned.kept_chars)
+        return CleanedPage(f"{cleaned.text}\nclean #{number}", "", self.name, cleaned.total_chars, cleaned.kept_chars)

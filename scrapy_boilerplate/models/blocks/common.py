@@ -3,7 +3,6 @@ hashes, per-site helpers and the assembly of a cleaned page from kept/removed bl
 
 from __future__ import annotations
 
-import html as html_lib
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from functools import partial
 import numpy as np
 
 from scrapy_boilerplate.html import BLOCK_TAGS, Block, iter_blocks
-from scrapy_boilerplate.html.serialize import outer_html
+from scrapy_boilerplate.html.structure import kept_blocks_html
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision
 from scrapy_boilerplate.models.errors import ModelFormatError
@@ -71,26 +70,21 @@ class BlockVerdict:
     reason: str
 
 
-def _block_html(block: Block) -> str:
-    if block.leaf:
-        return outer_html(block.element)
-    return f"<p>{html_lib.escape(block.text)}</p>"
-
-
-def _kept_html(kept: Sequence[Block]) -> str:
-    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
-
-
 def assemble(
-    page: Page, blocks: Sequence[Block], verdicts: Sequence[BlockVerdict], model: str, score: float | None = None
+    page: Page,
+    blocks: Sequence[Block],
+    verdicts: Sequence[BlockVerdict],
+    model: str,
+    score: float | None = None,
+    tags: frozenset[str] = BLOCK_TAGS,
 ) -> CleanedPage:
-    """The cleaned page made of the kept blocks, with one decision per block; ``score`` defaults
-    to the share of blocks kept."""
+    """The cleaned page made of the kept blocks (found with block ``tags``), with one decision per
+    block; ``score`` defaults to the share of blocks kept."""
     getpath = element_path_finder(page.tree)
     kept = [block for block, verdict in zip(blocks, verdicts, strict=False) if verdict.kept]
     text = BLOCK_SEPARATOR.join(block.text for block in kept)
     total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
-    html = partial(_kept_html, kept)  # serialised when read
+    html = partial(kept_blocks_html, page.body, kept, tags)  # serialised when read
     decisions = tuple(
         Decision(getpath(block.element), verdict.kept, len(block.text), verdict.reason)
         for block, verdict in zip(blocks, verdicts, strict=False)

@@ -172,7 +172,7 @@ class EntropyModel(SiteModel):
 
     def _clean(self, page: Page) -> CleanedPage:
         blocks, terms = self._blocks(page)
-        return assemble(page, blocks, self.verdicts(blocks, terms), self.name)
+        return assemble(page, blocks, self.verdicts(blocks, terms), self.name, tags=PARTITIONS[self.partition])
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         terms = list(self.entropies_)

@@ -11,14 +11,13 @@ route them as trained.
 
 from __future__ import annotations
 
-import html as html_lib
 from functools import partial
 from typing import Any
 
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.html.serialize import outer_html
+from scrapy_boilerplate.html.structure import kept_blocks_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.explain import decisions
@@ -32,16 +31,6 @@ from scrapy_boilerplate.models.registry import register
 from scrapy_boilerplate.page import Page
 
 BLOCK_SEPARATOR = "\n\n"
-
-
-def _block_html(block: Block) -> str:
-    if block.leaf:
-        return outer_html(block.element)
-    return f"<p>{html_lib.escape(block.text)}</p>"
-
-
-def _kept_html(kept: list[Block]) -> str:
-    return "<div>" + "".join(_block_html(block) for block in kept) + "</div>"
 
 
 @register
@@ -143,7 +132,9 @@ class FusionModel(SiteModel):
         scored_blocks = scored.probability[scored.rules.undecided] if scored.rules.any else scored.probability
         score = float(scored_blocks.max()) if len(scored_blocks) else 0.0
         coverage = scored.rules.coverage if self.rules_.active else None
-        return CleanedPage(text, partial(_kept_html, kept), self.name, total, len(text), score, explained, coverage)
+        return CleanedPage(
+            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), score, explained, coverage
+        )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return {"site": self.evidence_.state(), "rule": self.rules_.state()}, {}

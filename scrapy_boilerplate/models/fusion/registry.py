@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -75,9 +75,10 @@ class LearnedFeature:
     choose: Callable[[Sequence[LabelledPage]], tuple[str, ...]]
     rows: Callable[[Sequence[Any], tuple[str, ...]], np.ndarray]
     check: Callable[[tuple[str, ...]], None] = field(default=lambda columns: None)
-    per_page = False
-    site = False
-    parts: tuple[str, ...] = ()
+    # a learned feature is one per block, of the page alone
+    per_page: ClassVar[bool] = False
+    site: ClassVar[bool] = False
+    parts: ClassVar[tuple[str, ...]] = ()
 
 
 AnyFeature = Feature | LearnedFeature

@@ -18,10 +18,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import lxml.html
 import numpy as np
 
 from scrapy_boilerplate.html import body_text
+from scrapy_boilerplate.html.structure import kept_html
 from scrapy_boilerplate.models.arrays import sorted_unique
 from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
 from scrapy_boilerplate.models.errors import ModelFormatError
@@ -131,7 +131,7 @@ class NGramModel(SiteModel):
         reasons = (self._reason(False), self._reason(True))
         decisions = tuple(Decision(f"chars:{s}-{e}", not gone, e - s, reasons[gone]) for s, e, gone in removed.ranges())
         kept_share = 1.0 - removed.removed / removed.length if removed.length else 1.0
-        html = partial(lxml.html.tostring, body, encoding="unicode")  # serialised when read
+        html = partial(kept_html, body)  # serialised when read
         return CleanedPage(text, html, self.name, total, min(len(text), total), kept_share, decisions)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

@@ -15,9 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-import lxml.html
-
 from scrapy_boilerplate.html import body_text, to_text
+from scrapy_boilerplate.html.structure import kept_html
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.models.pvalue.decisions import explain
 from scrapy_boilerplate.models.pvalue.region import refine_region_explained
@@ -81,6 +80,6 @@ class PValueModel(SiteModel):
             refinement = refine_region_explained(result.tree, main, result.lengths)
             main = refinement.region
         text = to_text(main)
-        html = partial(lxml.html.tostring, main, encoding="unicode")  # serialised when read
+        html = partial(kept_html, main)  # serialised when read
         decisions = explain(result, main, len(text), refinement)
         return CleanedPage(text, html, self.name, total, min(len(text), total), result.p, decisions)

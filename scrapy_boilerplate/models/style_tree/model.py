@@ -24,7 +24,7 @@ import lxml.html
 
 from scrapy_boilerplate.html import raw_text, remove_keeping_tail, to_text
 from scrapy_boilerplate.html.measure import Lengths, measure
-from scrapy_boilerplate.html.serialize import outer_html
+from scrapy_boilerplate.html.structure import kept_html
 from scrapy_boilerplate.html.text import collapsed_length
 from scrapy_boilerplate.html.walk import element_path_finder
 from scrapy_boilerplate.models.base import CleanedPage, Decision, SiteModel
@@ -224,7 +224,7 @@ class StyleTreeModel(SiteModel):
             output, score = self._main_text(body, removal, decided, regions)
         text = to_text(output)
         # serialised when read (output may be the page's own element: the page is read-only)
-        html = partial(outer_html, output)
+        html = partial(kept_html, output)
         return CleanedPage(
             text, html, self.name, max(total, len(text)), len(text), score, partial(_named, page.tree, decided)
         )

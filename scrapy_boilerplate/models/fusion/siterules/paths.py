@@ -21,14 +21,14 @@ _DIGITS = re.compile(r"\d+")
 
 def element_step(element: Element) -> str:
     """One step of a path: ``tag.class1.class2#id`` with classes sorted and digit runs as ``0``."""
-    return _step(element.tag, element.get("class"), element.get("id"))
+    return _step(str(element.tag), element.get("class"), element.get("id"))
 
 
 @functools.lru_cache(maxsize=4096)
-def _step(tag: object, class_attribute: str | None, id_attribute: str | None) -> str:
+def _step(tag: str, class_attribute: str | None, id_attribute: str | None) -> str:
     """The step of an element with these tag, class and id attributes (a site repeats them)."""
     classes = (class_attribute or "").split()
-    step = str(tag)
+    step = tag
     if classes:
         step += "." + ".".join(sorted({_DIGITS.sub("0", name) for name in classes}))
     identifier = (id_attribute or "").strip()

@@ -1,0 +1,56 @@
+"""What a cleaned page gives its user beside the text: Markdown, title, author, publication date,
+language and page type, as the ``extract`` command writes them and a crawl's items receive them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from scrapy_boilerplate.markdown import to_markdown
+from scrapy_boilerplate.metadata import FIELDS as METADATA_FIELDS
+from scrapy_boilerplate.metadata import read_metadata
+from scrapy_boilerplate.models.base import CleanedPage
+from scrapy_boilerplate.page import Page
+
+# The fields of a page's record, in the order a JSON record lists them.
+RECORD_FIELDS: tuple[str, ...] = ("url", "text", "markdown", *METADATA_FIELDS, "page_type", "model")
+FORMATS: dict[str, str] = {"text": ".txt", "markdown": ".md", "json": ".json"}
+
+
+def page_type(cleaned: CleanedPage) -> str | None:
+    """The page's type, when the model that cleaned it tells one."""
+    value = getattr(cleaned, "page_type", None)
+    return value if isinstance(value, str) else None
+
+
+def extra_fields(page: Page, cleaned: CleanedPage, names: Iterable[str]) -> dict[str, Any]:
+    """The ``names`` among markdown, the metadata fields and page_type, for ``page`` as ``cleaned``
+    cleaned it (the metadata read once for all of them)."""
+    wanted = list(names)
+    values: dict[str, Any] = {}
+    metadata_names = [name for name in wanted if name in METADATA_FIELDS]
+    if metadata_names:
+        metadata = read_metadata(page, metadata_names)
+        values.update({name: getattr(metadata, name) for name in metadata_names})
+    if "markdown" in wanted:
+        values["markdown"] = to_markdown(cleaned.html)
+    if "page_type" in wanted:
+        values["page_type"] = page_type(cleaned)
+    return values
+
+
+def page_record(page: Page, cleaned: CleanedPage) -> dict[str, Any]:
+    """Every field of :data:`RECORD_FIELDS` for ``page``."""
+    values = extra_fields(page, cleaned, RECORD_FIELDS)
+    values.update(url=page.url, text=cleaned.text, model=cleaned.model)
+    return {name: values[name] for name in RECORD_FIELDS}
+
+
+def render(output_format: str, page: Page, cleaned: CleanedPage) -> str:
+    """The file ``extract --format output_format`` writes for ``page``."""
+    if output_format == "text":
+        return cleaned.text
+    if output_format == "markdown":
+        return to_markdown(cleaned.html)
+    return json.dumps(page_record(page, cleaned), ensure_ascii=False, indent=1)
