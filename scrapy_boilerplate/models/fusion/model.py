@@ -103,10 +103,10 @@ class FusionModel(SiteModel):
         if self.site_rules and self.evidence_.present:
             self.rules_ = SiteRules(learn_rule(pages, self._decided), self.rules_.pinned)
 
-    def _decided(self, page: Page) -> tuple[list[Block], np.ndarray]:
-        """The blocks of ``page`` and which the model keeps (a sample page, as the rule learns it)."""
+    def _decided(self, page: Page) -> tuple[list[Block], np.ndarray, np.ndarray]:
+        """The blocks of ``page``, which the model keeps and their P (a sample page, as the rule learns it)."""
         scored = self.stages.run(page)
-        return scored.blocks, scored.keep
+        return scored.blocks, scored.keep, scored.probability
 
     def rule_selectors(self) -> dict[str, Any]:
         """The site's rules as CSS selectors: the learned rule's (content / boilerplate, each with how

@@ -25,6 +25,13 @@ class RuleDecisions:
     decided: np.ndarray  # bool
     keep: np.ndarray  # bool
     reasons: Sequence[str]
+    probability: np.ndarray | None = None  # the model's mean P on the sample behind a decision (NaN: none)
+
+    def known_probability(self) -> np.ndarray:
+        """The model's P behind each decided block where a learned rule knows it, NaN elsewhere."""
+        if self.probability is None:
+            return np.full(len(self.decided), np.nan)
+        return np.where(self.decided, self.probability, np.nan)
 
     @classmethod
     def none(cls, blocks: int) -> RuleDecisions:

@@ -27,12 +27,15 @@ def block_paths(blocks: Sequence[Block]) -> list[str]:
     return [finder.path(block.element) for block in blocks]
 
 
-def learn_rule(pages: Sequence[Page], decide: Callable[[Page], tuple[list[Block], np.ndarray]]) -> SiteRule:
-    """The rule distilled from ``decide``'s verdicts (blocks, kept) on each sample page."""
+Verdicts = tuple[list[Block], np.ndarray, np.ndarray]  # a page's blocks, which are kept, the model's P
+
+
+def learn_rule(pages: Sequence[Page], decide: Callable[[Page], Verdicts]) -> SiteRule:
+    """The rule distilled from ``decide``'s verdicts (blocks, kept, P) on each sample page."""
     rule = SiteRule()
     for page in pages:
-        blocks, kept = decide(page)
-        rule.add_page(block_paths(blocks), kept.tolist())
+        blocks, kept, probability = decide(page)
+        rule.add_page(block_paths(blocks), kept.tolist(), probability.tolist())
     return rule
 
 
@@ -62,9 +65,9 @@ class SiteRules:
         reasons = [
             p if d else r for p, r, d in zip(pinned.reasons, decided.reasons, pinned.decided.tolist(), strict=True)
         ]
-        return RuleDecisions(
-            pinned.decided | decided.decided, np.where(pinned.decided, pinned.keep, decided.keep), reasons
-        )
+        keep = np.where(pinned.decided, pinned.keep, decided.keep)
+        probability = np.where(pinned.decided, np.nan, decided.known_probability())  # pinned: no model's P
+        return RuleDecisions(pinned.decided | decided.decided, keep, reasons, probability)
 
     def state(self) -> dict[str, Any] | None:
         """The learned rule's JSON-able state (pinned selectors are the model's parameters)."""
