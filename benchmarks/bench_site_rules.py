@@ -86,6 +86,11 @@ def report(figures: dict[str, list[float]]) -> str:
     lines.append(
         f"coverage: mean {statistics.fmean(coverage):.3f}, median {median(coverage):.3f}, whole page {full:.1%}"
     )
+    if figures.get("clean covered whole"):
+        whole = median(figures["clean covered whole"])
+        lines.append(
+            f"clean of a page the rule covers whole: {whole * 1000:.2f} ms, {whole / trafilatura:.2f} of trafilatura"
+        )
     return "\n".join(lines)
 
 
