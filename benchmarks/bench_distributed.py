@@ -108,6 +108,21 @@ def redis_server(url: str | None, workdir: Path):
             client.shutdown(nosave=True)
 
 
+def redis_worker_settings(url: str, prefix: str) -> dict[str, object]:
+    """The settings of a scrapy-redis worker whose queue, dupefilter and model store live on ``url``
+    under keys starting with ``prefix`` (a fresh prefix: a crawl of its own)."""
+    return {
+        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        "SCHEDULER_PERSIST": True,
+        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
+        "REDIS_URL": url,
+        "BOILERPLATE_STORE": "redis",
+        "BOILERPLATE_STORE_PREFIX": prefix,
+    }
+
+
 def run(workers: int, seeds: list[str], url: str, delay: float, workdir: Path) -> dict[str, float]:
     """``workers`` processes on one fresh queue and store; summed stats and the wall time."""
     prefix = f"bench-{uuid.uuid4().hex}"
@@ -117,14 +132,7 @@ def run(workers: int, seeds: list[str], url: str, delay: float, workdir: Path) -
         "ROBOTSTXT_OBEY": False,
         "ADDONS": {"scrapy_boilerplate.Addon": 500},
         "DOWNLOAD_DELAY": delay,
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
-        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
-        "SCHEDULER_PERSIST": True,
-        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
-        "REDIS_URL": url,
-        "BOILERPLATE_STORE": "redis",
-        "BOILERPLATE_STORE_PREFIX": prefix,
+        **redis_worker_settings(url, prefix),
         "BOILERPLATE_SAMPLE_SIZE": 20,
     }
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}

@@ -45,7 +45,7 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_distributed import redis_server  # noqa: E402
+from bench_distributed import redis_server, redis_worker_settings  # noqa: E402
 from fault_sites import DOWNLOAD_TIMEOUT, serve_faulty_sites  # noqa: E402
 from fault_worker import NO_RECOVERY_ENV, Outcome, base_settings, print_table, serve_sites, start_worker  # noqa: E402
 
@@ -69,14 +69,7 @@ def killed_worker_run(
     prefix = f"fault-{uuid.uuid4().hex}"
     settings = {
         **base_settings(args.delay),
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
-        "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
-        "SCHEDULER_PERSIST": True,
-        "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
-        "REDIS_URL": url,
-        "BOILERPLATE_STORE": "redis",
-        "BOILERPLATE_STORE_PREFIX": prefix,
+        **redis_worker_settings(url, prefix),
         "BOILERPLATE_SAMPLE_SIZE": args.sample_size,
     }
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}

@@ -22,12 +22,10 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 
-from scrapy_boilerplate.testing.localsite import LOOPBACK, write_linked_site
+from scrapy_boilerplate.testing.localsite import QuietHandler, serve_directory, write_linked_site
 
 SLOW_SECONDS = 4.0
 DOWNLOAD_TIMEOUT = 2  # the crawl's setting, below SLOW_SECONDS
@@ -52,15 +50,12 @@ def plan_faults(sites: int, pages: int, seed: int = 0) -> dict[tuple[int, int], 
     return plan
 
 
-class FaultyHandler(SimpleHTTPRequestHandler):
+class FaultyHandler(QuietHandler):
     """Serves a site's folder, with the faults of ``faults`` (page number -> fault)."""
 
     def __init__(self, *args, faults: dict[int, str], attempts: Counter, lock: threading.Lock, **kwargs) -> None:
         self.faults, self.attempts, self.lock = faults, attempts, lock
         super().__init__(*args, **kwargs)
-
-    def log_message(self, format: str, *args: object) -> None:
-        return
 
     def do_GET(self) -> None:
         try:
@@ -102,21 +97,10 @@ class FaultyHandler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-@contextmanager
-def serve_faulty(root: Path, faults: dict[int, str]) -> Iterator[str]:
-    """Serve ``root`` with ``faults`` on a loopback port; yields the base URL."""
-    handler = functools.partial(
-        FaultyHandler, directory=str(root), faults=faults, attempts=Counter(), lock=threading.Lock()
-    )
-    server = ThreadingHTTPServer((LOOPBACK, 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://{LOOPBACK}:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def serve_faulty(root: Path, faults: dict[int, str]) -> AbstractContextManager[str]:
+    """Serve ``root`` with ``faults`` on a loopback port; the context gives the base URL."""
+    handler = functools.partial(FaultyHandler, faults=faults, attempts=Counter(), lock=threading.Lock())
+    return serve_directory(root, handler_class=handler)
 
 
 def serve_faulty_sites(stack: ExitStack, root: Path, sites: int, pages: int) -> tuple[list[str], Counter]:

@@ -18,19 +18,13 @@ import uuid
 from pathlib import Path
 
 from scrapy_boilerplate.corpus import find_sites
+from scrapy_boilerplate.drift import Fingerprint, fit_baseline
+from scrapy_boilerplate.drift.fingerprint import block_signatures
+from scrapy_boilerplate.drift.monitor import DEFAULT_EVERY
 from scrapy_boilerplate.models.registry import create_model
 from scrapy_boilerplate.offline import load_page
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store import (
-    DirectoryStore,
-    Fingerprint,
-    ModelStore,
-    StoredModel,
-    fit_baseline,
-    open_store,
-)
-from scrapy_boilerplate.store.drift import DEFAULT_EVERY
-from scrapy_boilerplate.store.fingerprint import block_signatures
+from scrapy_boilerplate.store import DirectoryStore, ModelStore, StoredModel, open_store
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
 from scrapy_boilerplate.testing.synthetic import make_site
 

@@ -63,9 +63,14 @@ def run_crawl(seeds: list[str], out: Path, log: Path, model: str | None, sample_
         return subprocess.run(command, cwd=HERE, env=env).returncode
 
 
+def served_file(corpus: Path, site: str, url: str) -> Path:
+    """The corpus file served at a crawled URL."""
+    return corpus / site / url.split("/", 3)[3]
+
+
 def gold_text(corpus: Path, site: str, url: str) -> str:
     """The known article text of a crawled URL."""
-    return (corpus / site / url.split("/", 3)[3]).with_suffix(".txt").read_text(encoding="utf-8")
+    return served_file(corpus, site, url).with_suffix(".txt").read_text(encoding="utf-8")
 
 
 def main() -> int:
@@ -91,7 +96,8 @@ def main() -> int:
         site = next(s for b, s in site_of.items() if item["url"].startswith(b))
         gold = gold_text(CORPUS, site, item["url"])
         cleaned.append(score_text(item.get("text"), gold))
-        raw.append(score_text(to_text(Page(item["html"], item["url"]).body), gold))
+        page = Page(served_file(CORPUS, site, item["url"]).read_text(encoding="utf-8"), item["url"])
+        raw.append(score_text(to_text(page.body), gold))
         models[f"{site}: {item.get('boilerplate_model', 'not cleaned')}"] += 1
     log_text = log.read_text(encoding="utf-8")
     fits = FITTED.findall(log_text)

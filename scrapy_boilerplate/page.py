@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import lxml.etree
 
-from scrapy_boilerplate.html import Block, decode_html, drop_non_content, iter_blocks, parse_html
+from scrapy_boilerplate.html import Block, decode_html, drop_non_content, iter_blocks, parse_html, reveal_noscript
 
 if TYPE_CHECKING:
     from scrapy.http import TextResponse
@@ -49,6 +49,7 @@ class Page:
 
     def _parse(self) -> tuple[lxml.etree._Element, bool]:
         parsed = parse_html(self.html)
+        reveal_noscript(parsed.root)  # a page that serves its content to clients without script there
         drop_non_content(parsed.root)
         return parsed.root, parsed.truncated
 
@@ -59,7 +60,8 @@ class Page:
 
     @property
     def tree(self) -> lxml.etree._Element:
-        """The parsed ``<html>`` root with scripts, styles, templates and comments dropped.
+        """The parsed ``<html>`` root with scripts, styles, templates and comments dropped (and
+        ``<noscript>`` too, unless it holds the page's text: see :func:`~.html.clean.reveal_noscript`).
 
         Shared and read-only by convention: use :meth:`copy_tree` to get one you may edit.
         """

@@ -4,14 +4,17 @@ language and page type, as the ``extract`` command writes them and a crawl's ite
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from typing import Any
 
-from scrapy_boilerplate.markdown import to_markdown
+from scrapy_boilerplate.markdown import MarkdownUnavailableError, to_markdown
 from scrapy_boilerplate.metadata import FIELDS as METADATA_FIELDS
 from scrapy_boilerplate.metadata import read_metadata
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
+
+logger = logging.getLogger(__name__)
 
 # The fields of a page's record, in the order a JSON record lists them.
 RECORD_FIELDS: tuple[str, ...] = ("url", "text", "markdown", *METADATA_FIELDS, "page_type", "model")
@@ -31,13 +34,28 @@ def extra_fields(page: Page, cleaned: CleanedPage, names: Iterable[str]) -> dict
     values: dict[str, Any] = {}
     metadata_names = [name for name in wanted if name in METADATA_FIELDS]
     if metadata_names:
-        metadata = read_metadata(page, metadata_names)
-        values.update({name: getattr(metadata, name) for name in metadata_names})
+        values.update(dict.fromkeys(metadata_names))
+        try:
+            metadata = read_metadata(page, metadata_names)
+            values.update({name: getattr(metadata, name) for name in metadata_names})
+        except Exception as exc:  # one odd page never stops a run: its fields stay None
+            logger.warning("could not read the metadata of %s (%r); its metadata fields are empty", page.url, exc)
     if "markdown" in wanted:
-        values["markdown"] = to_markdown(cleaned.html)
+        values["markdown"] = markdown_of(page.url, cleaned)
     if "page_type" in wanted:
         values["page_type"] = page_type(cleaned)
     return values
+
+
+def markdown_of(url: str, cleaned: CleanedPage) -> str | None:
+    """``cleaned``'s Markdown; None (and a warning) when the converter fails on it."""
+    try:
+        return to_markdown(cleaned.html)
+    except MarkdownUnavailableError:
+        raise
+    except Exception as exc:  # the converter's own errors on odd HTML: the page keeps its text
+        logger.warning("could not convert %s to Markdown (%r); its markdown is empty", url, exc)
+        return None
 
 
 def page_record(page: Page, cleaned: CleanedPage) -> dict[str, Any]:
@@ -52,5 +70,5 @@ def render(output_format: str, page: Page, cleaned: CleanedPage) -> str:
     if output_format == "text":
         return cleaned.text
     if output_format == "markdown":
-        return to_markdown(cleaned.html)
+        return markdown_of(page.url, cleaned) or ""
     return json.dumps(page_record(page, cleaned), ensure_ascii=False, indent=1)

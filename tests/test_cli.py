@@ -40,6 +40,13 @@ def test_extract_rejects_bad_arguments(tmp_path: Path, capsys):
         main(["extract", "--model", "pvalue:variant=bogus", str(tmp_path), str(tmp_path / "o")])
     assert "variant must be one of" in capsys.readouterr().err
     with pytest.raises(SystemExit):
+        main(["extract", "--model", "block_dup:treshold=0.9", str(tmp_path), str(tmp_path / "o")])
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert error.endswith(
+        "bad parameters for model 'block_dup': unknown parameter 'treshold' (did you mean 'threshold'?); "
+        "its parameters are variant, threshold, near_duplicates"
+    )
+    with pytest.raises(SystemExit):
         main(["extract", "--sample-size", "0", str(tmp_path), str(tmp_path / "o")])
     with pytest.raises(SystemExit):
         main(["extract", str(tmp_path / "missing"), str(tmp_path / "o")])

@@ -331,6 +331,9 @@ def test_the_fallback_is_explained_once_per_domain(sites, tmp_path):
     assert f"items of {small} are cleaned by the fallback {DEFAULT_FALLBACK_MODEL}" in warnings[0]
     assert "(sample_not_filled)" in warnings[0] and "BOILERPLATE_SAMPLE_SIZE" in warnings[0]
     assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="sample_not_filled")] == 8
+    # the stats keep the fallback's items apart from the site model's, as the summary line does
+    assert result.stats[keys.ITEMS_CLEANED.format(model=SITE_MODEL)] == 40 and result.stats[keys.ITEMS_FALLBACK] == 8
+    assert keys.ITEMS_CLEANED.format(model=DEFAULT_FALLBACK_MODEL) not in result.stats
     summary = [line for line in result.log.splitlines() if "items cleaned (" in line]
     assert len(summary) == 1 and "INFO" in summary[0]
     assert f"{SITE_MODEL} 40" in summary[0] and "sample_not_filled 8 in 1 domains" in summary[0]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from helpers.crawl_models import Broken, CommonBlocks
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate.crawl import Addon, BoilerplateLearner, BoilerplatePipeline
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL, DEFAULT_MODEL, SETTINGS, BoilerplateConfig
+from scrapy_boilerplate.crawl.errors import STARTUP_ERROR_LOGGERS, BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.middleware import BoilerplateSamplingMiddleware
 from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 from scrapy_boilerplate.models.registry import registry
@@ -110,3 +114,32 @@ def test_addon_is_importable_from_the_package_root():
     import scrapy_boilerplate
 
     assert scrapy_boilerplate.Addon is Addon
+
+
+def one_line_filters() -> list[logging.Filter]:
+    """The filters that rewrite a bad setting's start-up records, on the loggers Scrapy reports them through."""
+    return [
+        found
+        for name in STARTUP_ERROR_LOGGERS
+        for found in logging.getLogger(name).filters
+        if type(found).__name__ == "_OneLineFilter"
+    ]
+
+
+def test_reading_a_bad_setting_leaves_logging_alone_until_the_error_fails_a_crawl():
+    installed = one_line_filters()  # an earlier test's crawl may have installed them: start without
+    for name in STARTUP_ERROR_LOGGERS:
+        for found in installed:
+            logging.getLogger(name).removeFilter(found)
+    try:
+        with pytest.raises(BadSettingError) as raised:
+            BoilerplateConfig.from_settings(Settings({"BOILERPLATE_SAMPLE_SIZE": 0}))
+        assert one_line_filters() == []  # a caller that catches the error keeps its logging as it was
+        assert fail_crawl(get_crawler(), raised.value) is raised.value
+        assert len(one_line_filters()) == len(STARTUP_ERROR_LOGGERS)
+    finally:
+        for name in STARTUP_ERROR_LOGGERS:
+            for found in one_line_filters():
+                logging.getLogger(name).removeFilter(found)
+            for found in installed:
+                logging.getLogger(name).addFilter(found)

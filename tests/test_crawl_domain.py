@@ -14,11 +14,10 @@ from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.sampling import SamplingDomains
 from scrapy_boilerplate.models.registry import create_model
 from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 
 
-def learned() -> Learned:
-    return Learned.from_stored(StoredModel.new("test", "a.example", create_model("pvalue").fit([]), 5))
+def learned() -> StoredModel:
+    return StoredModel.new("test", "a.example", create_model("pvalue").fit([]), 5)
 
 
 def test_items_wait_while_sampling_and_fitting_and_are_cleaned_once_a_model_is_adopted():
@@ -105,20 +104,21 @@ def test_fits_run_one_at_a_time_in_the_order_their_samples_filled(monkeypatch):
     from twisted.internet.defer import Deferred
 
     from scrapy_boilerplate.crawl import fitting
+    from scrapy_boilerplate.crawl.events import FitJob
 
     monkeypatch.setattr(fitting, "deferred_from_coro", Deferred.fromCoroutine)  # no event loop needed
     gates: dict[str, Deferred] = {}
     log: list[str] = []
 
-    async def fit(domain: str) -> None:
-        log.append(f"start {domain}")
-        gates[domain] = Deferred()
-        await gates[domain]
-        log.append(f"end {domain}")
+    async def fit(job: FitJob) -> None:
+        log.append(f"start {job.key}")
+        gates[job.key] = Deferred()
+        await gates[job.key]
+        log.append(f"end {job.key}")
 
     queue = fitting.FitQueue(fit)
     for domain in ("a", "b", "a", "c"):
-        queue.submit(domain)
+        queue.submit(FitJob(domain))
     assert log == ["start a"] and len(queue) == 3 and "c" in queue
     finished = queue.finished()
     gates["a"].callback(None)

@@ -11,6 +11,7 @@ import attrs
 import pytest
 import scrapy
 from helpers.crawl_models import Broken, CleanCounter, CommonBlocks
+from helpers.learners import make_learner, pipeline_of, use_model
 from helpers.scrapy_compat import opened_crawler
 from itemadapter import ItemAdapter
 from scrapy.http import HtmlResponse
@@ -18,12 +19,9 @@ from scrapy.loader import ItemLoader
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
-from scrapy_boilerplate.crawl.domain import DomainState
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 from scrapy_boilerplate.testing.synthetic import make_site
 
 SITE = make_site("shop.example", 8, seed=5)
@@ -58,14 +56,17 @@ class AttrsItem:
     boilerplate_model: str | None = None
 
 
+def learner_and_pipeline(model=None, spidercls=None, **settings) -> tuple[BoilerplateLearner, BoilerplatePipeline]:
+    """A learner that already has ``model`` fitted for DOMAIN, and its pipeline; cleaning stays in this thread."""
+    learner = make_learner(**{"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
+    if model is not None:
+        use_model(learner, DOMAIN, model, len(SITE))
+    return learner, pipeline_of(learner, spidercls)
+
+
 def make_pipeline(model=None, spidercls=None, **settings) -> BoilerplatePipeline:
     """A pipeline whose learner already has ``model`` fitted for DOMAIN; cleaning stays in this thread."""
-    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False, **settings})
-    learner = BoilerplateLearner.from_crawler(crawler)
-    if model is not None:
-        learner.domains[DOMAIN] = state = DomainState()
-        state.adopt(Learned.from_stored(StoredModel.new("test", DOMAIN, model, len(SITE))))
-    return BoilerplatePipeline(learner, spidercls)
+    return learner_and_pipeline(model, spidercls, **settings)[1]
 
 
 MISSING = object()
@@ -277,10 +278,10 @@ def test_opted_out_item_passes_untouched():
 def test_an_item_that_leaves_before_the_pipeline_is_forgotten(signal_name):
     from scrapy import signals
 
-    pipeline = make_pipeline(fitted())
+    learner, pipeline = learner_and_pipeline(fitted())
     item = {"url": SITE[0].url, "title": "no html here"}
     pipeline.pages.link(item, html_response(SITE[0]))
-    pipeline.learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
+    learner.crawler.signals.send_catch_log(getattr(signals, signal_name), item=item, response=None)
     assert len(pipeline.pages) == 0
     assert "text" not in process(pipeline, item)  # no HTML, no link: passes on untouched
 
@@ -374,7 +375,7 @@ def test_item_of_a_domain_never_sampled_does_not_wait():
     ],
 )
 def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
-    from scrapy_boilerplate.crawl.pipeline import skip_reason
+    from scrapy_boilerplate.crawl.page_checks import skip_reason
 
     assert skip_reason(html, max_bytes=50) == reason
 
@@ -383,11 +384,10 @@ def test_skip_reason_names_what_cannot_be_cleaned(html, reason):
 def test_a_response_kept_for_waiting_items_keeps_no_parsed_tree(waits):
     from scrapy_boilerplate.crawl.spidermw import BoilerplateSpiderMiddleware
 
-    pipeline = make_pipeline(None if waits else fitted())
+    learner, pipeline = learner_and_pipeline(None if waits else fitted())
     if waits:  # a page of the domain is in its sample: its items wait for the model
-        pipeline.learner.add_sample(DOMAIN, Page(SITE[5].html, SITE[5].url))
-    learner = pipeline.learner
-    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.should_hold)
+        learner.sampler.offer(DOMAIN, Page(SITE[5].html, SITE[5].url))
+    middleware = BoilerplateSpiderMiddleware(learner.item_pages, learner.config.html_field, learner.book.items_wait)
     response = html_response(SITE[0])
     selector, title = response.selector, response.css("title::text").get()
     items = list(middleware.process_spider_output(response, [{"url": SITE[0].url, "title": SITE[0].title}]))

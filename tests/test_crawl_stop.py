@@ -12,11 +12,12 @@ from collections import Counter
 
 import pytest
 from helpers.crawl_harness import CrawlResult, run_crawl
+from helpers.linked_site import served_linked_site
 from helpers.store_harness import start_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import DEFAULT_FALLBACK_MODEL
-from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
+from scrapy_boilerplate.testing.localsite import SEED_PATH
 
 pytestmark = pytest.mark.slow  # real crawls, each in its own process
 
@@ -27,10 +28,8 @@ N_PAGES = 100
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A linked site of 100 pages; yields (base URL, {url: page})."""
-    root = tmp_path_factory.mktemp("site")
-    pages = write_linked_site(root, "stop.example", N_PAGES, seed=5)
-    with serve_directory(root) as base:
-        yield base, {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+    with served_linked_site(tmp_path_factory.mktemp("site"), "stop.example", N_PAGES, seed=5) as served:
+        yield served
 
 
 # A sample that cannot fill before the stop, crawled slowly enough that the stop finds items waiting.

@@ -81,3 +81,27 @@ def test_markdown_without_its_extra_is_one_clear_line(site_dir, tmp_path, capsys
     assert main(["extract", "--format", "json", str(site_dir), str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err.strip() == f"extract: --format json: {markdown.INSTALL_HINT}"
     assert not (tmp_path / "o").exists()
+
+
+def test_a_page_the_converter_or_the_metadata_reader_fails_on_keeps_its_text(site_dir, tmp_path, caplog, monkeypatch):
+    from scrapy_boilerplate import records
+
+    def failing_on_pier_lights(convert, html):
+        if "pier lights" in html:
+            raise ValueError("converter failure")
+        return convert(html)
+
+    def failing_metadata(page, names):
+        raise RecursionError("metadata failure")
+
+    monkeypatch.setattr(
+        records, "to_markdown", lambda html, convert=records.to_markdown: failing_on_pier_lights(convert, html)
+    )
+    monkeypatch.setattr(records, "read_metadata", failing_metadata)
+    out = _extract(site_dir, tmp_path / "json", "json")
+    failed = json.loads((out / "05.json").read_text(encoding="utf-8"))
+    assert failed["markdown"] is None and "pier lights" in failed["text"] and failed["title"] is None
+    assert json.loads((out / "04.json").read_text(encoding="utf-8"))["markdown"].startswith("# Notes on net mending")
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_boilerplate.records"]
+    assert sum("could not convert" in w and "05.html" in w for w in warnings) == 1
+    assert sum("could not read the metadata" in w for w in warnings) == len(TOPICS) + 1  # the failed page too

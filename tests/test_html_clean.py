@@ -58,3 +58,40 @@ def test_a_tail_with_control_characters_is_kept_without_them_when_its_element_go
     remove_keeping_tail(body.find("p"))  # ... then the parent's text
     remove_keeping_tail(body.find("div"))
     assert body.text == "after itend" and len(body) == 0
+
+
+_FORUM_POSTS = "".join(
+    f"<div class='post'><span>user{i}</span><p>Reply number {i}: the setting lives in the config file under "
+    f"the network section, and a restart of the service picks the change up without a reboot.</p></div>"
+    for i in range(4)
+)
+
+
+def test_a_page_served_to_clients_without_script_inside_noscript_is_read_as_they_read_it():
+    from scrapy_boilerplate.page import Page
+
+    html = (
+        "<html><body><section id='splash'><style>p{}</style>Loading</section>"
+        f"<noscript><h1>How do I change the port?</h1>{_FORUM_POSTS}</noscript><noscript><img src=x></noscript>"
+        "</body></html>"
+    )
+    page = Page(html)
+    texts = [block.text for block in page.text_blocks()]
+    assert texts[0] == "Loading" and texts[1] == "How do I change the port?"
+    assert sum("Reply number" in text for text in texts) == 4
+    assert page.tree.xpath("//noscript|//style") == []
+
+
+def test_noscript_beside_the_page_content_is_still_dropped():
+    from scrapy_boilerplate.page import Page
+
+    html = (
+        f"<html><body><main>{_FORUM_POSTS}</main>"
+        "<noscript><p>Please enable JavaScript to see the comments powered by a service that needs it, "
+        "and to vote, to reply and to follow this thread; without it the thread reads as it stands.</p>"
+        "<p>More words here so that the plea holds well over two hundred characters of visible text.</p></noscript>"
+        "</body></html>"
+    )
+    texts = [block.text for block in Page(html).text_blocks()]
+    assert sum("Reply number" in text for text in texts) == 4
+    assert not any("JavaScript" in text for text in texts)

@@ -2,10 +2,10 @@
 the model families stay independent (only ``fusion``, a meta-model over the others' site evidence,
 imports another family, and only through that family package's public names).
 
-Imports inside functions count (only ``if TYPE_CHECKING:`` is left out): such an import still ties
-two modules together, it only moves the failure from import time to the first call.  In ``models``
-the ``TYPE_CHECKING`` imports count too: a circle that only the type checker sees is still a circle
-of concerns.  The graph is read from the source with ``ast``, so nothing is imported.
+Imports inside functions count: such an import still ties two modules together, it only moves the
+failure from import time to the first call.  The ``TYPE_CHECKING`` imports count too for the circles
+and for who imports the learner: a circle that only the type checker sees is still a circle of
+concerns.  The graph is read from the source with ``ast``, so nothing is imported.
 """
 
 from __future__ import annotations
@@ -116,6 +116,93 @@ def test_the_models_have_no_import_cycle_counting_type_checking_imports():
     }
     cycle = find_cycle(reachable(graph, "scrapy_boilerplate.models"))
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: each group of modules that import one another, directly or
+    through each other (a strongly connected component of two or more modules), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+            elif target not in index:
+                index[target] = low[target] = len(index)
+                stack.append(target)
+                on_stack.add(target)
+                work.append((target, iter(sorted(graph.get(target, ())))))
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+    return sorted(found)
+
+
+def test_the_package_has_no_import_circle_even_through_type_checking_imports():
+    graph = import_graph(type_checking=True)
+    assert "scrapy_boilerplate.crawl.learner" in graph["scrapy_boilerplate.crawl.components"]
+    found = circles(graph)
+    assert found == [], "import circles: " + "; ".join(" <-> ".join(group) for group in found)
+
+
+LEARNER = "scrapy_boilerplate.crawl.learner"
+# The add-on's wiring finds the learner on the crawler; every part receives what it uses instead.  (The
+# testing subpackage builds whole learners, as tests do.)
+LEARNER_WIRING = {"scrapy_boilerplate.crawl", "scrapy_boilerplate.crawl.addon", "scrapy_boilerplate.crawl.components"}
+
+
+def test_no_part_of_the_crawl_imports_the_learner_even_for_type_checking():
+    graph = import_graph(type_checking=True)
+    assert LEARNER in graph and LEARNER in graph["scrapy_boilerplate.crawl.components"]
+    importers = {
+        module
+        for module, targets in graph.items()
+        if LEARNER in targets and not module.startswith("scrapy_boilerplate.testing.")
+    }
+    assert sorted(importers - LEARNER_WIRING) == []
+
+
+def test_circles_are_counted_and_a_type_checking_import_closes_one():
+    sources = {
+        "scrapy_boilerplate.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scrapy_boilerplate import b\n",
+        "scrapy_boilerplate.b": "from . import c\n",
+        "scrapy_boilerplate.c": "from . import a\n",
+        "scrapy_boilerplate.d": "from . import e\n",
+        "scrapy_boilerplate.e": "from . import d\n",
+    }
+
+    def graph(type_checking: bool) -> dict[str, set[str]]:
+        return {
+            module: imported_names(ast.parse(source), module, False, type_checking) & set(sources)
+            for module, source in sources.items()
+        }
+
+    abc = ["scrapy_boilerplate.a", "scrapy_boilerplate.b", "scrapy_boilerplate.c"]
+    de = ["scrapy_boilerplate.d", "scrapy_boilerplate.e"]
+    assert circles(graph(type_checking=True)) == [abc, de]
+    assert circles(graph(type_checking=False)) == [de]
 
 
 def test_nothing_outside_the_testing_subpackage_imports_it():

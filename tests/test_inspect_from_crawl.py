@@ -109,3 +109,72 @@ def test_from_crawl_without_a_copy_fetches_the_url(tmp_path: Path):
         server.shutdown()
         server.server_close()
     assert SITE[2].title in out.read_text(encoding="utf-8")
+
+
+def _fitted_record(spider: str, domain: str, pages: int):
+    from scrapy_boilerplate.drift import fit_baseline
+    from scrapy_boilerplate.store import StoredModel
+
+    sample = [Page(p.html, p.url) for p in SITE[:pages]]
+    model = create_model("pvalue").fit(sample)
+    return StoredModel.new(spider, domain, model, pages, fit_baseline(model, sample))
+
+
+def test_from_crawl_reads_a_redis_store_as_models_does(tmp_path: Path, redis_url, capsys):
+    import uuid
+
+    from scrapy_boilerplate.store import open_store
+
+    prefix = f"test-{uuid.uuid4().hex}"
+    store = open_store(redis_url, prefix=prefix)
+    try:
+        store.put(_fitted_record("news", "news.example", 5))
+        copy, out = tmp_path / "page.html", tmp_path / "r.html"
+        copy.write_text(SITE[3].html, encoding="utf-8")
+        command = ["inspect", "--from-crawl", SITE[3].url, "--store", redis_url, "--prefix", prefix, str(copy)]
+        assert main([*command, "-o", str(out)]) == 0, capsys.readouterr().err
+        report = out.read_text(encoding="utf-8")
+        assert f"pvalue (stored in {redis_url}, news/news.example)" in report
+        assert "Stored model, fitted on 5 pages" in report
+        assert (
+            main(
+                [
+                    "inspect",
+                    "--from-crawl",
+                    "http://other.example/",
+                    "--store",
+                    redis_url,
+                    "--prefix",
+                    prefix,
+                    str(copy),
+                    "-o",
+                    str(out),
+                ]
+            )
+            == 2
+        )
+        assert f"no stored model for other.example in {redis_url}" in capsys.readouterr().err
+    finally:
+        for name in store.client.scan_iter(f"{prefix}:*"):
+            store.client.delete(name)
+        store.close()
+
+
+def test_from_crawl_without_store_uses_the_scrapy_projects_store(tmp_path: Path, monkeypatch, capsys):
+    from scrapy_boilerplate.store import DirectoryStore
+
+    project = tmp_path / "project"
+    (project / "inspectproject").mkdir(parents=True)  # a module name no other test imports
+    (project / "scrapy.cfg").write_text("[settings]\ndefault = inspectproject.settings\n")
+    (project / "inspectproject" / "__init__.py").write_text("")
+    (project / "inspectproject" / "settings.py").write_text("")  # BOILERPLATE_STORE unset: .scrapy/boilerplate
+    monkeypatch.chdir(project)
+    monkeypatch.syspath_prepend(str(project))
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "inspectproject.settings")
+    copy, out = tmp_path / "page.html", tmp_path / "r.html"
+    copy.write_text(SITE[2].html, encoding="utf-8")
+    assert main(["inspect", "--from-crawl", SITE[2].url, str(copy), "-o", str(out)]) == 2
+    assert "no model store at" in capsys.readouterr().err  # no crawl stored anything yet
+    DirectoryStore(project / ".scrapy" / "boilerplate").put(_fitted_record("news", "news.example", 4))
+    assert main(["inspect", "--from-crawl", SITE[2].url, str(copy), "-o", str(out)]) == 0
+    assert "Stored model, fitted on 4 pages" in out.read_text(encoding="utf-8")

@@ -215,15 +215,16 @@ def test_inspect_cli_with_a_registered_model_and_a_page_outside_the_site(marker,
     assert "cookie range: seen on every page" in out.read_text(encoding="utf-8")
 
 
-def test_inspect_cli_user_errors(corpus: Path, tmp_path: Path, capsys):
+def test_inspect_cli_user_errors(corpus: Path, tmp_path: Path, capsys, monkeypatch):
     out = str(tmp_path / "r.html")
     assert main(["inspect", str(corpus / "news.example"), "missing.html", "-o", out]) == 2
     assert "page missing.html not found" in capsys.readouterr().err
     assert main(["inspect", str(corpus), "x.html", "-o", out]) == 2
     assert main(["inspect", str(corpus / "news.example"), "-o", out]) == 2
     assert "give SITE_DIR and PAGE" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)  # no Scrapy project here, and no crawl stored models in .scrapy/boilerplate
     assert main(["inspect", "--from-crawl", "http://news.example/a", "-o", out]) == 2
-    assert "needs --store" in capsys.readouterr().err
+    assert "no model store at .scrapy/boilerplate: the directory does not exist" in capsys.readouterr().err
     assert not Path(out).exists()
 
 

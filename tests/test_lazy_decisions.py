@@ -142,17 +142,19 @@ def test_a_read_lets_the_page_tree_go():
 
 
 def test_pages_prepared_by_a_crawl_fit_hold_no_parsed_tree(tmp_path):
+    from scrapy_boilerplate.crawl.site_fit import SampleFitter
     from scrapy_boilerplate.models.spec import ModelSpec
-    from scrapy_boilerplate.store import DirectoryStore, LocalCoordinator, SharedLearning
+    from scrapy_boilerplate.store import DirectoryStore, LocalCoordinator, SpiderStore
 
-    learning = SharedLearning(DirectoryStore(tmp_path), LocalCoordinator(), "spider", ModelSpec("style_tree"), 20, 30)
+    spec = ModelSpec("style_tree")
+    samples = SpiderStore(DirectoryStore(tmp_path), LocalCoordinator(), "spider", spec, 20, 30)
     for i in range(20):
-        learning.offer("lazy.example", _page(i))
-    learned = learning.fit("lazy.example").learned
-    assert len(learned.prepared) == 20
-    assert not _holds_an_element(learned.prepared)
-    html, prepared = learned.prepared[_page(3).url]
-    fresh = learned.model.clean(_page(3))
+        samples.offer("lazy.example", _page(i))
+    outcome = SampleFitter(spec).fit(samples, "lazy.example")
+    assert len(outcome.sample_cleans) == 20
+    assert not _holds_an_element(outcome.sample_cleans)
+    html, prepared = outcome.sample_cleans[_page(3).url]
+    fresh = outcome.stored.model.clean(_page(3))
     assert html == _page(3).html and (prepared.text, prepared.html, prepared.removed_share) == (
         fresh.text,
         fresh.html,

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import logging
 
-from helpers.scrapy_compat import opened_crawler
+from helpers.learners import make_learner, pipeline_of, use_model
 
 from scrapy_boilerplate.crawl import stats as keys
-from scrapy_boilerplate.crawl.domain import DomainState
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.rescue import prose_rescue
-from scrapy_boilerplate.store.record import StoredModel
-from scrapy_boilerplate.store.sharing import Learned
 
 PROSE = (
     "The harbour board met on Tuesday to weigh the cost of dredging the eastern channel, which has "
@@ -66,11 +62,9 @@ def test_a_page_without_prose_keeps_its_empty_output():
 
 
 def pipeline_with(model: SiteModel) -> BoilerplatePipeline:
-    crawler = opened_crawler({"BOILERPLATE_CLEAN_IN_THREAD": False})
-    learner = BoilerplateLearner.from_crawler(crawler)
-    learner.domains["news.example"] = state = DomainState()
-    state.adopt(Learned.from_stored(StoredModel.new("test", "news.example", model, 6)))
-    return BoilerplatePipeline(learner)
+    learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=False)
+    use_model(learner, "news.example", model)
+    return pipeline_of(learner)
 
 
 def process(pipeline: BoilerplatePipeline, item: dict) -> dict:
@@ -96,3 +90,23 @@ def test_an_output_of_a_few_words_is_left_as_the_model_made_it():
     item = process(pipeline, {"url": "http://news.example/1", "html": PAGE})
     assert item["text"] == "Dredging plan" and item["boilerplate_model"] == "test_keeps_nothing"
     assert pipeline.stats.get_value(keys.ITEMS_RESCUED) is None
+
+
+class ReadsTheTree(KeepsNothing):
+    """Keeps nothing of a page after reading its tree, as a model that recognises nothing on it does."""
+
+    name = "test_reads_the_tree"
+
+    def _clean(self, page: Page) -> CleanedPage:
+        assert len(page.body)  # parses the page, once, into the tree it keeps
+        return super()._clean(page)
+
+
+def test_the_rescue_reads_the_tree_the_clean_parsed(monkeypatch):
+    parses = []
+    parse = Page._parse
+    monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or parse(page))
+    pipeline = pipeline_with(ReadsTheTree().fit([]))
+    item = process(pipeline, {"url": "http://news.example/1", "html": PAGE})
+    assert item["text"] == PROSE and item["boilerplate_model"] == "test_reads_the_tree (prose block)"
+    assert parses == ["http://news.example/1"]  # the clean's parse, and no second one for the rescue

@@ -13,16 +13,9 @@ from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate import Page, create_model
+from scrapy_boilerplate.drift import fit_baseline
 from scrapy_boilerplate.models import ModelFormatError
-from scrapy_boilerplate.store import (
-    DirectoryStore,
-    MemoryStore,
-    RedisStore,
-    StoredModel,
-    StoreError,
-    fit_baseline,
-    open_store,
-)
+from scrapy_boilerplate.store import DirectoryStore, MemoryStore, RedisStore, StoredModel, StoreError, open_store
 from scrapy_boilerplate.testing.synthetic import make_site
 
 

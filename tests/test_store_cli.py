@@ -11,8 +11,9 @@ from helpers.model_outputs import assert_same_outputs
 
 from scrapy_boilerplate import Page, create_model
 from scrapy_boilerplate.cli import main
+from scrapy_boilerplate.drift import fit_baseline
 from scrapy_boilerplate.models.base import SiteModel
-from scrapy_boilerplate.store import DirectoryStore, StoredModel, fit_baseline, open_store
+from scrapy_boilerplate.store import DirectoryStore, StoredModel, open_store
 from scrapy_boilerplate.testing.synthetic import make_site
 
 # (spider, domain): (model, sample pages)
@@ -127,3 +128,61 @@ def test_without_store_the_scrapy_projects_setting_is_used(models_dir: Path, tmp
     monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "myproject.settings")  # what scrapy.cfg names; undone after
     assert main(["models", "list"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"3 models in {models_dir}"
+
+
+@pytest.mark.parametrize(
+    "action", [["list"], ["show", "news", "a.example"], ["delete", "news", "a.example"], ["export", "-"]]
+)
+def test_a_missing_or_unusable_store_exits_2_with_one_line(tmp_path: Path, action, capsys):
+    missing, a_file = tmp_path / "no_such_dir", tmp_path / "a_file"
+    a_file.write_text("")
+    for store, why in ((missing, "the directory does not exist"), (a_file, "is not a directory")):
+        assert main(["models", action[0], "--store", str(store), *action[1:]]) == 2
+        captured = capsys.readouterr()
+        (line,) = captured.err.splitlines()
+        assert line.startswith(f"models {action[0]}: ") and str(store) in line and why in line
+        assert "0 models" not in captured.out
+    assert not missing.exists()  # reading a store never makes one
+
+
+def test_an_unreachable_redis_store_exits_2(capsys):
+    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{probe.getsockname()[1]}/0"
+    assert main(["models", "list", "--store", url]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("models list: ") and url in line
+
+
+def fill(store: DirectoryStore, spider: str, domains: dict[str, int]) -> None:
+    """A pvalue model per domain, fitted on that many pages and stored now (so later calls store later models)."""
+    for domain, n in domains.items():
+        pages = [Page(s.html, s.url) for s in make_site(domain, n, seed=len(domain))]
+        model = create_model("pvalue").fit(pages)
+        store.put(StoredModel.new(spider, domain, model, n, fit_baseline(model, pages)))
+
+
+def test_import_keeps_a_stored_model_fitted_on_more_pages_or_later_unless_forced(tmp_path: Path, capsys):
+    older, newer = tmp_path / "older", tmp_path / "newer"
+    fill(DirectoryStore(older), "news", {"a.example": 3, "b.example": 9})
+    fill(DirectoryStore(newer), "news", {"a.example": 8, "b.example": 4})  # fitted later than both
+    dump = tmp_path / "older.jsonl"
+    main(["models", "export", "--store", str(older), str(dump)])
+    capsys.readouterr()
+    assert main(["models", "import", "--store", str(newer), str(dump)]) == 1
+    captured = capsys.readouterr()
+    assert "imported 0 models" in captured.out and "2 kept as stored" in captured.out
+    assert "the stored model of news/a.example (fitted on 8 pages at" in captured.err
+    assert "news/b.example (fitted on 4 pages at" in captured.err  # fewer pages, but fitted later
+    assert "--force replaces it" in captured.err
+    assert [(e.domain, e.pages) for e in DirectoryStore(newer).list()] == [("a.example", 8), ("b.example", 4)]
+    assert main(["models", "import", "--force", "--store", str(newer), str(dump)]) == 0
+    assert [(e.domain, e.pages) for e in DirectoryStore(newer).list()] == [("a.example", 3), ("b.example", 9)]
+    newest = tmp_path / "newest.jsonl"  # a model newer on both counts replaces the stored one
+    fill(DirectoryStore(tmp_path / "newest"), "news", {"a.example": 12})
+    main(["models", "export", "--store", str(tmp_path / "newest"), str(newest)])
+    assert main(["models", "import", "--store", str(newer), str(newest)]) == 0
+    assert DirectoryStore(newer).entry("news", "a.example").pages == 12

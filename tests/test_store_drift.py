@@ -6,8 +6,8 @@ import pytest
 from helpers.store_support import redesign
 
 from scrapy_boilerplate import Page, create_model
-from scrapy_boilerplate.store import DriftMonitor, Fingerprint, fit_baseline
-from scrapy_boilerplate.store.fingerprint import block_signatures
+from scrapy_boilerplate.drift import DriftMonitor, Fingerprint, fit_baseline
+from scrapy_boilerplate.drift.fingerprint import block_signatures
 from scrapy_boilerplate.testing.synthetic import make_site
 
 
@@ -113,8 +113,8 @@ def test_block_signatures_weigh_each_block_by_its_text_as_iter_blocks_gives_it()
     """The length-only pass gives the figures of the block texts themselves (the fingerprint's definition)."""
     from collections import Counter
 
+    from scrapy_boilerplate.drift.fingerprint import _Signer
     from scrapy_boilerplate.html import iter_blocks
-    from scrapy_boilerplate.store.fingerprint import _Signer
 
     pages = site(6)
     pages += [
@@ -131,7 +131,7 @@ def test_block_signatures_weigh_each_block_by_its_text_as_iter_blocks_gives_it()
 
 
 def test_unseen_equals_the_share_of_the_pages_block_signatures_outside_the_fingerprint():
-    from scrapy_boilerplate.store.fingerprint import unseen_share
+    from scrapy_boilerplate.drift.fingerprint import unseen_share
 
     fingerprint = Fingerprint.of(site(10))
     page = site(12)[11]
@@ -146,7 +146,7 @@ def test_unseen_equals_the_share_of_the_pages_block_signatures_outside_the_finge
 
 
 def test_a_signature_does_not_depend_on_the_order_elements_are_signed_in_even_on_deep_pages():
-    from scrapy_boilerplate.store.fingerprint import _Signer
+    from scrapy_boilerplate.drift.fingerprint import _Signer
 
     page = Page("<html><body>" + "<div class='d'><span>" * 120 + "deep" + "</span></div>" * 120 + "</body></html>")
     elements = list(page.body.iter())
@@ -160,7 +160,7 @@ def test_a_signature_does_not_depend_on_the_order_elements_are_signed_in_even_on
 
 def test_the_baseline_is_the_mean_share_of_each_pages_text_in_regions_no_other_page_showed():
     """Fingerprint.of skips measuring text where it cannot matter: its figures stay those of the definition."""
-    from scrapy_boilerplate.store.fingerprint import unseen_share
+    from scrapy_boilerplate.drift.fingerprint import unseen_share
 
     shapes = [
         "<header><a>Logo</a><nav><ul><li><a>Home</a></li><li> <b>Blog</b></li></ul></nav></header>",

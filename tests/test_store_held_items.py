@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 import uuid
 
 import attrs
@@ -88,15 +87,22 @@ def records(redis_url):
     client.close()
 
 
+def lapse(worker: HeldItemRecords) -> None:
+    """``worker``'s heartbeat lapses, as its key expiring does when the worker stops beating."""
+    from scrapy_boilerplate.store.redis_backend import key
+
+    worker.client.delete(key(worker.prefix, "alive", worker.spider, worker.worker))
+
+
 def test_a_dead_workers_records_move_once_to_one_live_worker(records):
     dead, first, second = records("dead"), records("first"), records("second")
-    dead.beat(0.05)
+    dead.beat(10)
     for n in range(5):
         dead.put(f"dead:{n}", f"record {n}".encode())
     first.beat(10)
     assert first.holders() == {"dead": True}
     assert first.claim("dead", 10) == []  # its heartbeat is alive: nothing moves
-    time.sleep(0.1)
+    lapse(dead)
     assert first.holders() == {"dead": False}
     taken = first.claim("dead", 3) + second.claim("dead", 10) + first.claim("dead", 10)
     assert sorted(taken) == [(f"dead:{n}", f"record {n}".encode()) for n in range(5)]
@@ -114,3 +120,32 @@ def test_a_worker_that_leaves_with_nothing_held_is_forgotten(records):
     assert worker.remove("w:0") == "removed"
     worker.leave()
     assert other.holders() == {}
+
+
+def test_a_dead_worker_that_held_no_item_is_found_and_its_fit_locks_released(records, redis_url):
+    import redis
+
+    from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
+
+    dead, live = records("dead"), records("live")
+    dead.beat(10)
+    live.beat(10)
+    coordinator = RedisCoordinator(redis.Redis.from_url(redis_url), dead.prefix)
+    coordinator.lock_owner = "dead"
+    assert coordinator.acquire_fit_lock("spider", "a.example", 120) is not None  # it dies fitting
+    assert live.dead_workers() == [] and live.holders() == {}  # it held no item: no holder to find
+    lapse(dead)
+    assert live.dead_workers() == ["dead"]
+    assert live.release_locks("dead") == 1
+    live.forget("dead")
+    assert live.dead_workers() == []
+    coordinator.lock_owner = "live"
+    assert coordinator.acquire_fit_lock("spider", "a.example", 120) is not None  # fitted at once, not in 120 s
+    coordinator.client.close()
+
+
+def test_a_worker_that_leaves_is_not_taken_for_dead(records):
+    worker, other = records("w"), records("other")
+    worker.beat(10)
+    worker.leave()
+    assert other.dead_workers() == []

@@ -14,12 +14,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers.linked_site import article_urls, served_linked_site
 from helpers.store_crawl_models import HANG_ENV
 from helpers.store_harness import RunningCrawl, start_crawl
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.itemrecords import decode_record
-from scrapy_boilerplate.testing.localsite import serve_directory, write_linked_site
 
 pytestmark = pytest.mark.slow  # real crawls against a Redis server
 
@@ -30,10 +30,8 @@ N_PAGES = 40
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """One linked synthetic site of 40 pages on a loopback port; yields (base URL, {url: page})."""
-    root = tmp_path_factory.mktemp("site")
-    pages = write_linked_site(root, "recover.example", N_PAGES, seed=11)
-    with serve_directory(root) as base:
-        yield base, {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+    with served_linked_site(tmp_path_factory.mktemp("site"), "recover.example", N_PAGES, seed=11) as served:
+        yield served
 
 
 @pytest.fixture
@@ -46,7 +44,7 @@ def client(redis_crawl):
 
 
 def urls(base: str) -> list[str]:
-    return [f"{base}/article/{i}.html" for i in range(N_PAGES)]
+    return article_urls(base, N_PAGES)
 
 
 def held_records(client, prefix: str) -> dict[str, list[bytes]]:

@@ -9,7 +9,8 @@ from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate.crawl.config import SETTINGS, BoilerplateConfig
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.learner import drift_monitor
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.store import DirectoryStore, RedisStore
 
 
@@ -48,16 +49,13 @@ def test_a_bad_store_or_drift_setting_is_refused_naming_it(name, value, message)
 
 
 def test_the_crawler_opens_the_store_the_settings_name(tmp_path: Path):
-    sync = ModelSync(
-        config(BOILERPLATE_STORE=str(tmp_path / "m")),
-        get_crawler(settings_dict={"BOILERPLATE_STORE": str(tmp_path / "m")}),
-    )
-    assert isinstance(sync.store, DirectoryStore) and sync.store.root == tmp_path / "m"
-    assert not sync.shared and sync.persistent and sync.monitor is not None
+    settings = config(BOILERPLATE_STORE=str(tmp_path / "m"))
+    session = StoreSession(settings, get_crawler(settings_dict={"BOILERPLATE_STORE": str(tmp_path / "m")}))
+    assert isinstance(session.store, DirectoryStore) and session.store.root == tmp_path / "m"
+    assert not session.shared and session.persistent and drift_monitor(settings) is not None
 
 
-def test_a_redis_store_is_shared_and_opened_without_contacting_the_server():
-    pytest.importorskip("redis", reason="redis-py is not installed (pip install 'scrapy-boilerplate-learner[redis]')")
-    redis_settings = {"BOILERPLATE_STORE": "redis://127.0.0.1:1/0", "BOILERPLATE_DRIFT_ENABLED": False}
-    shared = ModelSync(config(**redis_settings), get_crawler(settings_dict=redis_settings))
-    assert isinstance(shared.store, RedisStore) and shared.shared and shared.monitor is None
+def test_a_redis_store_is_shared(redis_url):
+    redis_settings = {"BOILERPLATE_STORE": redis_url, "BOILERPLATE_DRIFT_ENABLED": False}
+    shared = StoreSession(config(**redis_settings), get_crawler(settings_dict=redis_settings))
+    assert isinstance(shared.store, RedisStore) and shared.shared and drift_monitor(config(**redis_settings)) is None

@@ -68,7 +68,7 @@ def test_a_removed_block_leaves_its_list_and_a_kept_container_keeps_only_its_own
     )
     kept = [block for block in blocks if "dropped" not in block.text]
     assert kept_blocks_html(body, kept) == (
-        "<div><ul><li>first item</li><li>third item</li></ul><div>own words  more own words</div></div>"
+        "<div><ul><li>first item</li><li>third item</li></ul><div> own words  more own words</div></div>"
     )
     assert kept_blocks_html(body, []) == "<div></div>"
 
@@ -85,7 +85,7 @@ def test_tags_are_written_plainly_and_empty_cells_keep_their_columns():
     assert html == (
         "<div><div><table><tr><td><strong>bold</strong> and <em>it</em> span</td><td></td>"
         '<td>no link <a href="/x?a=1&amp;b=2">link</a></td></tr></table><p>a &lt;tag&gt; &amp; more</p>'
-        'one<br>two<br><img src="/i.png" alt="picture"></div></div>'  # options on lines of their own
+        ' one<br> two<br><img src="/i.png" alt="picture"></div></div>'  # options on lines of their own
     )
     assert "<div><p>a &lt;tag&gt;" in kept_html(body)  # the section, as a whole element's part
 
@@ -110,4 +110,13 @@ def test_a_table_partition_writes_the_text_outside_its_tables():
     body, _ = _blocks("<body><div>outside words</div><table><tr><td>cell words</td></tr></table></body>")
     blocks = [block for block in iter_blocks(body, tags=frozenset({"table", "body"})) if block.text]
     html = kept_blocks_html(body, [b for b in blocks if b.element.tag == "body"], frozenset({"table", "body"}))
-    assert html == "<div><div><div>outside words</div></div></div>"  # the body's own text, its div inline
+    assert html == "<div><div><div> outside words</div></div></div>"  # the body's own text, its div inline
+
+
+def test_touching_inline_elements_of_a_container_block_stay_apart_as_in_its_text():
+    body, blocks = _blocks(
+        "<body><div><a href='/new'>New</a><a href='/deals'>Deals</a><span>More</span><p>A paragraph.</p></div></body>"
+    )
+    html = kept_blocks_html(body, blocks)
+    assert [block.text for block in blocks] == ["New Deals More", "A paragraph."]
+    assert sorted(tokenize(to_text(parse_html(html).root))) == ["a", "deals", "more", "new", "paragraph"]

@@ -32,10 +32,6 @@ MEAN_WEIGHT = 0.05
 TIMED_EVERY = 8
 
 
-def _clean_page(model: SiteModel, html: str, url: str) -> CleanedPage:
-    return model.clean(Page(html, url))
-
-
 def timed_call(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     """Call ``function``; also return the CPU seconds the calling thread spent (GIL waits excluded)."""
     started = time.thread_time()
@@ -59,9 +55,10 @@ class Cleaner:
         count, mean = self._means.get(model.name, (0, 0.0))
         return count >= WARMUP_CLEANS and mean < self.inline_below
 
-    async def clean(self, model: SiteModel, html: str, url: str) -> CleanedPage:
-        """Clean one page with ``model`` where it costs least; exceptions of the model propagate."""
-        return await self.run(model, _clean_page, model, html, url)
+    async def clean(self, model: SiteModel, page: Page) -> CleanedPage:
+        """Clean ``page`` with ``model`` where it costs least (the page keeps the tree it parsed);
+        exceptions of the model propagate."""
+        return await self.run(model, model.clean, page)
 
     async def run(self, model: SiteModel, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)``, a clean by ``model`` (maybe with extra work), where it costs least."""

@@ -10,6 +10,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 from scrapy_boilerplate.crawl.errors import bad_setting
+from scrapy_boilerplate.crawl.setting_names import warn_unknown_settings
 from scrapy_boilerplate.models.base import SiteModel
 from scrapy_boilerplate.models.spec import ModelSpec
 
@@ -54,6 +55,20 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_CLEANED_HTML_FIELD": SettingDoc(
         None, "Item field that receives the cleaned HTML (unset: not written)."
     ),
+    "BOILERPLATE_MARKDOWN_FIELD": SettingDoc(
+        None, "Item field that receives the cleaned content as Markdown (unset: not written; needs the markdown extra)."
+    ),
+    "BOILERPLATE_TITLE_FIELD": SettingDoc(None, "Item field that receives the page's title (unset: not written)."),
+    "BOILERPLATE_AUTHOR_FIELD": SettingDoc(None, "Item field that receives the page's author (unset: not written)."),
+    "BOILERPLATE_PUBLISHED_FIELD": SettingDoc(
+        None, "Item field that receives the page's publication date, YYYY-MM-DD (unset: not written)."
+    ),
+    "BOILERPLATE_LANGUAGE_FIELD": SettingDoc(
+        None, "Item field that receives the page's declared language (unset: not written)."
+    ),
+    "BOILERPLATE_PAGE_TYPE_FIELD": SettingDoc(
+        None, "Item field that receives the page's type, where the model tells one (unset: not written)."
+    ),
     "BOILERPLATE_MODEL_FIELD": SettingDoc(
         "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."
     ),
@@ -81,6 +96,11 @@ SETTINGS: dict[str, SettingDoc] = {
         None, "Where fitted models persist: a directory, or a redis:// URL, or redis (scrapy-redis's REDIS_* settings)."
     ),
     "BOILERPLATE_STORE_PREFIX": SettingDoc("boilerplate", "Prefix of the store's Redis keys."),
+    "BOILERPLATE_STORE_REQUIRED": SettingDoc(
+        False,
+        "Stop the crawl (exit status 1) when the model store cannot be used at start, instead of going on "
+        "with models kept in memory only.",
+    ),
     "BOILERPLATE_FIT_LOCK_TTL": SettingDoc(
         120.0, "Seconds a worker may hold a domain's fit lock before another takes over."
     ),
@@ -125,6 +145,7 @@ class BoilerplateConfig:
     drop_html: bool = False
     store: str | None = None
     store_prefix: str = "boilerplate"
+    store_required: bool = False
     fit_lock_ttl: float = 120.0
     store_poll: float = 1.0
     worker_timeout: float = 10.0
@@ -133,12 +154,15 @@ class BoilerplateConfig:
     drift_tolerance: float = 0.25
     drift_every: int = 4
     inline_clean_ms: float = 10.0
+    # markdown, title, author, published, language, page_type -> the item field receiving it
+    record_fields: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> BoilerplateConfig:
         """Read every setting; raise ``NotConfigured`` when disabled, :class:`BadSettingError` naming a bad one."""
         if not _get(settings, "BOILERPLATE_ENABLED", settings.getbool, "True or False"):
             raise NotConfigured("BOILERPLATE_ENABLED is False")
+        warn_unknown_settings(settings, SETTINGS)
         hold_max_bytes = _hold_max_bytes(settings)
         return cls(
             model=_model_spec(settings, "BOILERPLATE_MODEL"),
@@ -160,6 +184,7 @@ class BoilerplateConfig:
             clean_in_thread=_get(settings, "BOILERPLATE_CLEAN_IN_THREAD", settings.getbool, "True or False"),
             store=_store(settings),
             store_prefix=_prefix(settings),
+            store_required=_get(settings, "BOILERPLATE_STORE_REQUIRED", settings.getbool, "True or False"),
             fit_lock_ttl=_positive_float(settings, "BOILERPLATE_FIT_LOCK_TTL"),
             store_poll=_positive_float(settings, "BOILERPLATE_STORE_POLL"),
             worker_timeout=_positive_float(settings, "BOILERPLATE_WORKER_TIMEOUT"),
@@ -168,13 +193,42 @@ class BoilerplateConfig:
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
             inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
+            record_fields=_record_fields(settings),
         )
+
+    @property
+    def needs_cleaned_html(self) -> bool:
+        """Whether an item field is made of the cleaned HTML (the HTML itself, or its Markdown)."""
+        return self.cleaned_html_field is not None or any(name == "markdown" for name, _ in self.record_fields)
 
     @property
     def output_fields(self) -> tuple[str, ...]:
         """Item fields the pipeline writes (each must be declared on ``scrapy.Item`` classes)."""
-        fields = (self.text_field, self.cleaned_html_field, self.model_field)
+        fields = (self.text_field, self.cleaned_html_field, self.model_field, *(f for _, f in self.record_fields))
         return tuple(f for f in fields if f)
+
+
+RECORD_SETTINGS: dict[str, str] = {
+    "markdown": "BOILERPLATE_MARKDOWN_FIELD",
+    "title": "BOILERPLATE_TITLE_FIELD",
+    "author": "BOILERPLATE_AUTHOR_FIELD",
+    "published": "BOILERPLATE_PUBLISHED_FIELD",
+    "language": "BOILERPLATE_LANGUAGE_FIELD",
+    "page_type": "BOILERPLATE_PAGE_TYPE_FIELD",
+}
+
+
+def _record_fields(settings: BaseSettings) -> tuple[tuple[str, str], ...]:
+    """The record fields asked for, each with its item field; Markdown without its extra is a bad setting."""
+    fields = tuple(
+        (name, field) for name, setting in RECORD_SETTINGS.items() if (field := _optional_field(settings, setting))
+    )
+    if any(name == "markdown" for name, _ in fields):
+        from scrapy_boilerplate.markdown import INSTALL_HINT, markdown_available
+
+        if not markdown_available():
+            raise bad_setting("BOILERPLATE_MARKDOWN_FIELD", settings.get("BOILERPLATE_MARKDOWN_FIELD"), INSTALL_HINT)
+    return fields
 
 
 def _get(settings: BaseSettings, name: str, getter: Any, expected: str) -> Any:

@@ -20,15 +20,21 @@ import enum
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
-from scrapy_boilerplate.models.base import CleanedPage, SiteModel
-from scrapy_boilerplate.store.sharing import Learned
+from scrapy_boilerplate.models.base import SiteModel
+from scrapy_boilerplate.store.record import StoredModel
 
 
 def domain_of(url: str) -> str:
     """The domain key of ``url``: host plus explicit port, lower-cased, without credentials."""
     netloc = urlsplit(url).netloc
     return netloc.rpartition("@")[2].lower()
+
+
+def site_key(url: str) -> SiteKey:
+    """The site whose sample, fit and model serve the page at ``url``: its domain."""
+    return domain_of(url)
 
 
 class DomainStatus(enum.Enum):
@@ -58,8 +64,7 @@ class DomainState:
     status: DomainStatus = DomainStatus.SAMPLING
     urls: set[str] = field(default_factory=set)  # pages offered to the current sample
     sampled: int = 0  # pages this process added to the current sample
-    learned: Learned | None = None  # the model in use, with its stored entry and drift fingerprint
-    prepared: dict[str, tuple[str, CleanedPage]] = field(default_factory=dict)  # url -> (html, clean) of the fit
+    in_use: StoredModel | None = None  # the model in use, with its store entry
     revision: object = None  # the store revision of the model in use (shared stores)
     fallback_reason: FallbackReason | None = None  # why the fallback cleans its items (FALLBACK, CLOSED)
 
@@ -67,7 +72,7 @@ class DomainState:
     @property
     def model(self) -> SiteModel | None:
         """The site model in use, or None."""
-        return self.learned.model if self.learned is not None else None
+        return self.in_use.model if self.in_use is not None else None
 
     @property
     def wants_pages(self) -> bool:
@@ -100,9 +105,9 @@ class DomainState:
         elif self.status is DomainStatus.REFITTING:
             self._move(DomainStatus.RESAMPLING)
 
-    def adopt(self, learned: Learned) -> None:
+    def adopt(self, stored: StoredModel) -> None:
         """A model is ready (fitted here, stored before the crawl, or shared by another worker)."""
-        self.learned, self.prepared, self.fallback_reason = learned, learned.prepared, None
+        self.in_use, self.fallback_reason = stored, None
         self._new_sample()
         self.revision = None
         self._move(DomainStatus.READY)

@@ -49,3 +49,18 @@ async def send_to_item_pipelines(crawler: Any, item: Any) -> None:
     scraper = crawler.engine.scraper
     start = getattr(scraper, "start_itemproc_async", None) or scraper.start_itemproc  # Scrapy 2.13: async
     await start(item, response=None)
+
+
+class EngineView:
+    """The two questions about ``crawler``'s engine, for parts that should not hold the crawler."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+
+    def closing(self) -> bool:
+        """See :func:`spider_closing`."""
+        return spider_closing(self.crawler)
+
+    def only_items_left(self, waiting: int) -> bool:
+        """See :func:`only_pipeline_items_left`."""
+        return only_pipeline_items_left(self.crawler, waiting)

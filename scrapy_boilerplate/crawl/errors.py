@@ -4,8 +4,10 @@ Scrapy builds its components inside the crawl's start-up task, so an exception r
 component's ``from_crawler`` (or an add-on's ``update_settings``) reaches no caller of ours: asyncio
 logs it with its whole traceback ("Task exception was never retrieved"), or Twisted does
 ("Unhandled error in Deferred") under a non-asyncio reactor.  The ``scrapy crawl`` command exits
-with status 1 either way.  A filter on those two loggers, installed when the first bad setting is
-raised, rewrites the record that carries it into the setting's message alone, once.  (Where the
+with status 1 either way.  A filter on those two loggers, installed when a component raises the
+first bad setting into Scrapy's start-up (:func:`fail_crawl`), rewrites the record that carries it
+into the setting's message alone, once.  Making the error installs nothing: code that catches it
+(a test, a tool reading the settings) leaves logging as it was.  (Where the
 crawl runs on Twisted Deferreds, as under a non-asyncio reactor or on Scrapy 2.13-2.14, Twisted also
 prints the traceback to stderr itself, outside logging.)
 """
@@ -32,7 +34,6 @@ def bad_setting(name: str, value: Any, why: str) -> BadSettingError:
 
 def bad_configuration(message: str) -> BadSettingError:
     """A configuration error that is not one setting's value (e.g. a component missing)."""
-    _install_filter()
     return BadSettingError(message)
 
 
@@ -72,12 +73,14 @@ def _bad_setting_message(record: logging.LogRecord) -> str | None:
 
 
 def fail_crawl(crawler: Any, error: BadSettingError) -> BadSettingError:
-    """``error``, after making sure the ``scrapy`` command exits with status 1 for it.
+    """``error``, to raise into Scrapy's start-up: its records are rewritten into its message (see the
+    module docstring), and the ``scrapy`` command exits with status 1 for it.
 
     Scrapy 2.13 and 2.14 decide that status by whether the crawler got its spider, which it has by
     the time components are built; without one, they count the crawl as failed to start, as later
     versions do for any start-up error.
     """
+    _install_filter()
     crawler.spider = None
     return error
 

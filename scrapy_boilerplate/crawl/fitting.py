@@ -24,10 +24,11 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.internet.defer import Deferred, succeed
 
 from scrapy_boilerplate.crawl.cleaner import timed_call
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.events import FitJob, SiteKey
+from scrapy_boilerplate.crawl.persistence import StoreSession
+from scrapy_boilerplate.crawl.site_fit import FitOutcome
 from scrapy_boilerplate.crawl.threads import next_reactor_turn, run_in_thread
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.sharing import FitOutcome
 
 INLINE_FIT_SECONDS = 0.25
 # Weight of the newest fit in the running mean of fit CPU per sample page.
@@ -40,29 +41,33 @@ REACTOR_PARSE_MAX_CHARS = 500_000
 
 
 class FitQueue:
-    """Runs ``fit(domain)`` for each submitted domain, one at a time, first submitted first."""
+    """Runs ``run(job)`` for each submitted :class:`FitJob`, one at a time, first submitted first."""
 
-    def __init__(self, fit: Callable[[str], Awaitable[None]], moved: Callable[[list[str]], None] | None = None) -> None:
-        """``moved(domains)`` is called after each fit with the domains still queued or running."""
-        self._fit = fit
-        self._moved = moved or (lambda domains: None)
-        self._queue: deque[str] = deque()
-        self._running: str | None = None
+    def __init__(
+        self, run: Callable[[FitJob], Awaitable[None]], moved: Callable[[list[SiteKey]], None] | None = None
+    ) -> None:
+        """``moved(keys)`` is called after each fit with the sites whose fits are still queued or running."""
+        self._run_job = run
+        self._moved = moved or (lambda keys: None)
+        self._queue: deque[FitJob] = deque()
+        self._running: FitJob | None = None
+        self._keys: set[SiteKey] = set()  # the sites of the jobs queued or running
         self._pending: set[Any] = set()  # the running fit's Deferred, kept referenced
         self._waiters: list[Deferred[None]] = []  # fired once no fit is queued or running
 
-    def __contains__(self, domain: str) -> bool:
-        """True while ``domain``'s fit is queued or running."""
-        return domain == self._running or domain in self._queue
+    def __contains__(self, key: object) -> bool:
+        """True while a fit of the site ``key`` is queued or running."""
+        return key in self._keys
 
     def __len__(self) -> int:
         return len(self._queue) + (self._running is not None)
 
-    def submit(self, domain: str) -> None:
-        """Queue a fit of ``domain`` (once: a domain queued or fitting is not queued again)."""
-        if domain in self:
+    def submit(self, job: FitJob) -> None:
+        """Queue ``job`` (once: a site queued or fitting is not queued again)."""
+        if job.key in self._keys:
             return
-        self._queue.append(domain)
+        self._keys.add(job.key)
+        self._queue.append(job)
         self._start_next()
 
     def finished(self) -> Deferred[None]:
@@ -86,36 +91,37 @@ class FitQueue:
         self._pending.add(fit)
         fit.addBoth(lambda _: self._pending.discard(fit))
 
-    async def _run(self, domain: str) -> None:
+    async def _run(self, job: FitJob) -> None:
         try:
-            await self._fit(domain)
+            await self._run_job(job)
         finally:
             self._running = None
+            self._keys.discard(job.key)
             self._start_next()
-            self._moved([*([self._running] if self._running else []), *self._queue])
+            self._moved([*([self._running.key] if self._running else []), *(queued.key for queued in self._queue)])
 
 
 class FitRunner:
     """Runs one fit where it costs least (see the module docstring), learning the fits' cost."""
 
-    def __init__(self, sync: ModelSync) -> None:
-        self.sync = sync
-        self._per_page: float | None = None  # mean CPU seconds of fitting per sample page
+    def __init__(self, session: StoreSession) -> None:
+        self.session = session
+        self.per_page: float | None = None  # mean CPU seconds of fitting per sample page
 
     def runs_inline(self, pages: int) -> bool:
         """True when a fit of a local sample of ``pages`` pages runs on the reactor thread."""
         return (
-            not self.sync.shared
+            not self.session.shared
             and pages > 0
-            and self._per_page is not None
-            and self._per_page * pages <= INLINE_FIT_SECONDS
+            and self.per_page is not None
+            and self.per_page * pages <= INLINE_FIT_SECONDS
         )
 
     async def fit(self, domain: str, min_pages: int | None = None) -> FitOutcome:
         """Fit ``domain``'s sample (with ``min_pages``: as it is, if it has that many; see
-        :meth:`ModelSync.fit_partial`); exceptions (a model's, the store's) propagate."""
-        pages = self.sync.local_sample(domain)
-        fit, args = (self.sync.fit, ()) if min_pages is None else (self.sync.fit_partial, (min_pages,))
+        :meth:`StoreSession.fit_partial`); exceptions (a model's, the store's) propagate."""
+        pages = self.session.local_sample(domain)
+        fit, args = (self.session.fit, ()) if min_pages is None else (self.session.fit_partial, (min_pages,))
         if self.runs_inline(len(pages)):
             outcome, seconds = timed_call(fit, domain, pages, *args)
         else:
@@ -123,8 +129,8 @@ class FitRunner:
             outcome, seconds = await run_in_thread(timed_call, fit, domain, pages, *args)
         if pages:
             per_page = seconds / len(pages)
-            mean = self._per_page
-            self._per_page = per_page if mean is None else mean + MEAN_WEIGHT * (per_page - mean)
+            mean = self.per_page
+            self.per_page = per_page if mean is None else mean + MEAN_WEIGHT * (per_page - mean)
         return outcome
 
 

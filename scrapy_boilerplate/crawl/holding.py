@@ -11,9 +11,8 @@ in turn, so each domain's sample fills over most of the crawl.  Whoever owns the
 domain's items when its model is ready or when it falls back, and every item when the crawl goes
 quiet or closes (``spider_idle`` never fires while anything waits).
 
-A release carries ``None`` (the model is ready) or the :class:`FallbackReason` of the fallback.
-The queue is the one place where items wait: a later store of waiting items (a job directory, a
-shared store) would hook :meth:`HoldQueue.hold` and :meth:`HoldQueue.release_domain`.
+A :data:`Release` says how the items leave: :class:`WithModel` (the site's model is ready, and the
+release carries it) or :class:`ToFallback` (why the fallback cleans them).
 """
 
 from __future__ import annotations
@@ -26,11 +25,37 @@ from typing import Any
 from twisted.internet.defer import Deferred
 
 from scrapy_boilerplate.crawl.fallback import FallbackReason
+from scrapy_boilerplate.store.record import StoredModel
 
 # Scrapy's scraper slot counts at least this many bytes per response.
 MIN_HELD_BYTES = 1024
 
-Release = FallbackReason | None
+
+@dataclass(frozen=True)
+class WithModel:
+    """The site's model is ready: it cleans the item."""
+
+    stored: StoredModel
+
+    @property
+    def key(self) -> str:
+        """The name of this release in the stats."""
+        return "model"
+
+
+@dataclass(frozen=True)
+class ToFallback:
+    """No site model for the item: the fallback cleans it, for ``reason``."""
+
+    reason: FallbackReason
+
+    @property
+    def key(self) -> str:
+        """The name of this release in the stats."""
+        return self.reason.key
+
+
+Release = WithModel | ToFallback
 
 
 @dataclass(eq=False)
@@ -108,7 +133,7 @@ class HoldQueue:
         if remaining > 0:
             held.timer = self._call_later(remaining, self._deadline, held)
         else:
-            self._release_one(held, FallbackReason.DEADLINE)
+            self._release_one(held, ToFallback(FallbackReason.DEADLINE))
 
     def _release_one(self, held: _Held, release: Release) -> None:
         waiting = self._by_domain.get(held.domain)

@@ -10,12 +10,24 @@ Plain dicts cannot be weakly referenced, hence the id-keyed map with the item ke
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scrapy import signals
-from scrapy.http import TextResponse
+from scrapy.http import Response, TextResponse
 
 OPTED_OUT = None  # the entry of an item whose request set dont_clean_boilerplate
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """The page an item is cleaned from: its HTML, URL, size in Scrapy's scraper slot, and response
+    (None when the item carries the HTML)."""
+
+    html: str
+    url: str
+    size: int
+    response: Response | None = None
 
 
 class ItemPages:

@@ -1,86 +1,118 @@
-"""The learner: per-domain samples and models (a Scrapy extension, the hub of the other components).
+"""The learner: the Scrapy extension that builds the crawl's parts, connects them to signals, and routes events.
 
-The sampling middleware offers it pages; when a domain's sample is full, its fit is queued
-(:class:`FitQueue`: one fit at a time, see :mod:`fitting`) and the model adopted when ready.  The
-pipeline asks it for a domain's model and waits in its :class:`HoldQueue` meanwhile.  Each domain
-is a :class:`DomainState` state machine.  A watcher releases waiting items when the crawl goes quiet
-or starts closing, because ``spider_idle`` never fires while an item waits.
+Every site's state lives in one :class:`~scrapy_boilerplate.crawl.book.SiteBook`, the one place it
+changes; each change returns events (:mod:`events`), which the parts hand to :meth:`route`.  The
+parts each receive only what they use:
 
-Its steps live beside it, one concern per module, as the classes it is made of:
-:mod:`sample_intake` (filling samples), :mod:`adoption` (fitting and adopting models),
-:mod:`shared_domains` (other workers' models and samples) and :mod:`domain_fallback` (domains with
-no model coming).
+- :class:`~scrapy_boilerplate.crawl.sampler.Sampler`: pages offered to the samples (the sampling
+  middleware's, the pipeline's and the recovery's);
+- :class:`~scrapy_boilerplate.crawl.fitting.FitQueue`: one fit at a time, each run by
+  :class:`~scrapy_boilerplate.crawl.fit_handler.FitHandler`;
+- :class:`~scrapy_boilerplate.crawl.holding.HoldQueue`: items waiting for their site's model;
+- :class:`~scrapy_boilerplate.crawl.sample_cleans.SampleCleans`: a fit's cleans of its sample pages;
+- :class:`~scrapy_boilerplate.drift.watch.DriftWatch`, :class:`~scrapy_boilerplate.crawl.polling.SharedStorePoller`,
+  :class:`~scrapy_boilerplate.crawl.quiet.QuietWatcher`, :class:`~scrapy_boilerplate.crawl.stopping.GracefulStop`
+  and :class:`~scrapy_boilerplate.crawl.recovery.HeldItemRecovery`.
+
+:meth:`route` releases a site's waiting items (with its model, or for the fallback), counts the
+stats and logs each decision that changes users' output.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Any
 
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 
+import scrapy_boilerplate.crawl.events as events
 import scrapy_boilerplate.crawl.stats as keys
-from scrapy_boilerplate.crawl.adoption import STORED, FitAndAdopt
+from scrapy_boilerplate.crawl.book import SiteBook
+from scrapy_boilerplate.crawl.cleaner import Cleaner
+from scrapy_boilerplate.crawl.clock import Clock, ReactorClock
 from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
-from scrapy_boilerplate.crawl.domain import DomainState
-from scrapy_boilerplate.crawl.domain_fallback import DomainFallback
-from scrapy_boilerplate.crawl.drift import DriftWatch
+from scrapy_boilerplate.crawl.decision_log import (
+    log_fell_back,
+    log_fit_failed,
+    log_model_ready,
+    log_unfinished_samples,
+)
+from scrapy_boilerplate.crawl.engine_state import EngineView
 from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
+from scrapy_boilerplate.crawl.fit_handler import FitHandler
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
-from scrapy_boilerplate.crawl.holding import HoldQueue
+from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
+from scrapy_boilerplate.crawl.item_cleaning import ItemCleaning
+from scrapy_boilerplate.crawl.item_steps import ItemSteps
 from scrapy_boilerplate.crawl.itempages import ItemPages
-from scrapy_boilerplate.crawl.persistence import ModelSync
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
-from scrapy_boilerplate.crawl.sample_intake import SampleIntake
-from scrapy_boilerplate.crawl.sampling import SamplingDomains
-from scrapy_boilerplate.crawl.shared_domains import SharedStoreDomains
+from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
+from scrapy_boilerplate.crawl.sampler import Sampler
+from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
 from scrapy_boilerplate.crawl.stopping import GracefulStop
-from scrapy_boilerplate.models.base import CleanedPage, SiteModel
-
-if TYPE_CHECKING:
-    from twisted.internet.interfaces import IDelayedCall
+from scrapy_boilerplate.crawl.waiting import ModelWait
+from scrapy_boilerplate.crawl.writing import ItemWriter
+from scrapy_boilerplate.drift import DriftMonitor, DriftWatch
 
 logger = logging.getLogger(__name__)
 
 
-class BoilerplateLearner(SampleIntake, FitAndAdopt, SharedStoreDomains, DomainFallback):
-    """Extension owning every domain's state, the fit queue, the hold queue and the shared registries."""
+class BoilerplateLearner:
+    """Extension that builds the crawl's parts and routes their events (see the module docstring)."""
 
-    def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
-        from twisted.internet import reactor  # imported late: the crawler installs the reactor
-
-        # Declared here: Twisted types the reactor by interfaces whose methods have no ``self``, so mypy
-        # would take callLater's delay for its ``self`` and the callable for the delay.
-        self._call_later: Callable[..., IDelayedCall] = reactor.callLater
+    def __init__(self, config: BoilerplateConfig, crawler: Crawler, clock: Clock | None = None) -> None:
+        """``clock``: the parts' timers (the reactor's by default; a test passes its own)."""
+        clock = clock or ReactorClock()
         self.config = config
         self.crawler = crawler
         self.stats = crawler.stats
         self.fallback = fitted_fallback(config)
         self.report = FallbackReport(crawler.stats, config.fallback.label)
-        self.hold = HoldQueue(config.hold_max_items, config.hold_max_bytes, config.hold_timeout, self._call_later)
+        self.hold = HoldQueue(
+            config.hold_max_items, config.hold_max_bytes, config.hold_timeout, clock.callLater, clock.seconds
+        )
         self.item_pages = ItemPages(crawler)
-        self.domains: dict[str, DomainState] = {}
-        self.sampling = SamplingDomains(config.max_sampling_domains, config.sample_size)
-        self.fits = FitQueue(self._fit, self.hold.progressed)  # a fit done brings the next ones closer
-        self._partial: set[str] = set()  # domains whose queued fit takes the sample as it is (a stop)
-        self.stop = GracefulStop(self, config.min_sample_size)
-        self.sync = ModelSync(config, crawler)
-        self.fit_runner = FitRunner(self.sync)
-        self.drift = DriftWatch(self)
-        self.watcher = QuietWatcher(crawler, self, config.quiet_seconds)
-        self.poller = SharedStorePoller(self, config.store_poll)
-        self.recovery = HeldItemRecovery(self, config.worker_timeout, config.store_poll)
-        self._resumed = set(self.sync.open_samples())  # partial samples kept in JOBDIR by an earlier run
-        if self._resumed:
-            logger.info(
-                "boilerplate: going on with the partial samples of %d domains kept in JOBDIR", len(self._resumed)
-            )
+        self.book = SiteBook(config.sample_size, config.max_sampling_domains)
+        self.session = StoreSession(config, crawler)
+        self.sample_cleans = SampleCleans(clock)
+        self.sampler = Sampler(self.book, self.session, self.route, self.store_lost, config.max_page_bytes)
+        self.fit_runner = FitRunner(self.session)
+        fit_handler = FitHandler(
+            self.fit_runner, self.book, self.session, self.route, self.store_lost, config.min_sample_size
+        )
+        self.fits = FitQueue(fit_handler.run, self.hold.progressed)  # a fit done brings the next ones closer
+        self.drift = DriftWatch(
+            drift_monitor(config), self.book.ready, self.session.restart_sample, self.session.failed, self.drifted
+        )
+        self.stop = GracefulStop(self.book, self.hold.domains, self.fits, self.route, config.min_sample_size)
+        self.watcher = QuietWatcher(
+            EngineView(crawler), lambda: self.hold.count, self.fits, self.release_unfinished, self.stop.tick, clock
+        )
+        self.poller = SharedStorePoller(self.book, self.session, self.fits, self.route, self.store_lost, clock)
+        self.recovery = HeldItemRecovery(config, self.session, crawler, self.item_pages, self.sampler.offer, clock)
+        self.seen_pages = SharedSeenPages.connect(crawler)  # scrapy-redis: unfiltered requests join the "seen" set
+        self.item_steps = self._item_steps()
+
+    def _item_steps(self) -> ItemSteps:
+        """The pipeline's parts: wait for the site's model, clean, write."""
+        config = self.config
+        cleaner = Cleaner(config.clean_in_thread, config.inline_clean_ms)
+        return ItemSteps(
+            config,
+            self.stats,
+            self.item_pages,
+            self.recovery,
+            ModelWait(self.book, self.hold, self.recovery.record, self.stats),
+            ItemCleaning(cleaner, self.fallback, self.sample_cleans, self.drift, self.sampler.offer_late, self.stats),
+            ItemWriter(config, self.stats, self.report),
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateLearner:
@@ -90,64 +122,85 @@ class BoilerplateLearner(SampleIntake, FitAndAdopt, SharedStoreDomains, DomainFa
         except BadSettingError as error:
             raise fail_crawl(crawler, error) from error.__cause__
         learner = cls(config, crawler)
-        crawler.signals.connect(learner.watcher.start, signal=signals.spider_opened)
-        crawler.signals.connect(learner.poller.start, signal=signals.spider_opened)
-        crawler.signals.connect(learner.recovery.start, signal=signals.spider_opened)
+        crawler.signals.connect(learner.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(learner.recovery.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(learner.spider_closed, signal=signals.spider_closed)
         return learner
 
-    # -- sampling ------------------------------------------------------------------------
-    def state(self, domain: str) -> DomainState:
-        """The state of ``domain``; on first sight its stored model is loaded, so it cleans at once."""
-        state = self.domains.get(domain)
-        if state is None:
-            state = self.domains[domain] = DomainState()
-            learned = self.sync.load(domain)
-            if learned is not None:
-                self._adopt(domain, state, learned, STORED)
-            elif domain in self._resumed:
-                self._resume_sample(domain, state)
-        return state
+    # -- events -----------------------------------------------------------------------------------
+    def route(self, happened: Iterable[events.Event]) -> None:
+        """Act on each event of a site's change: its waiting items, the fit queue, the stats and the log."""
+        for event in happened:
+            if isinstance(event, events.ModelReady):
+                self._model_ready(event)
+            elif isinstance(event, events.FellBack):
+                self._fell_back(event)
+            elif isinstance(event, events.ItemsReleased):
+                self.hold.release_domain(event.key, ToFallback(event.reason))
+            elif isinstance(event, events.FitDue):
+                self.fits.submit(event.job)
+            elif isinstance(event, events.PageOffered):
+                if event.accepted:
+                    self.stats.inc_value(keys.SAMPLE_PAGES)
+                self.hold.progressed((event.key,))
+            elif isinstance(event, events.FitFailed):
+                self._fit_failed(event)
+            else:
+                self.stats.inc_value(_COUNTED[type(event)])
 
-    # -- models for the pipeline ---------------------------------------------------------
-    def model_for(self, domain: str) -> SiteModel | None:
-        """The fitted site model of ``domain``, or None."""
-        state = self.domains.get(domain)
-        return state.model if state is not None else None
+    def store_lost(self) -> None:
+        """The shared store was lost: stop polling it; sites still sampling start a sample of their own."""
+        self.poller.stop()
+        self.book.samples_lost()
 
-    def should_hold(self, domain: str) -> bool:
-        """True when an item of ``domain`` should wait for the domain's model.
+    def drifted(self, key: events.SiteKey) -> None:
+        """``key``'s template changed: it samples again while its model keeps cleaning."""
+        self.book.drifted(key)
+        self.route([events.Drifted(key)])
 
-        The middleware sees a response before the spider makes its items, so a domain with no
-        page offered to its sample yet (e.g. an item URL on another host) has no model coming.
-        """
-        state = self.domains.get(domain)
-        return state is not None and state.items_wait
+    def release_unfinished(self) -> None:
+        """The crawl went quiet: sites still sampling fall back and their items go on."""
+        self.route(self.book.unfilled_fall_back(self.hold.domains()))
 
-    def fallback_reason(self, domain: str) -> FallbackReason:
-        """Why an item of ``domain`` that did not wait goes to the fallback."""
-        state = self.domains.get(domain)
-        if state is None or (state.fallback_reason is None and not state.urls and state.model is None):
-            return FallbackReason.NOT_SAMPLED
-        return state.fallback_reason or FallbackReason.SAMPLE_NOT_FILLED
+    def _model_ready(self, event: events.ModelReady) -> None:
+        if event.source in (events.ModelSource.FITTED, events.ModelSource.PARTIAL):
+            self.stats.inc_value(keys.MODELS_FITTED)
+            # Scrapy annotates the increment as int; its stats collectors add any number.
+            self.stats.inc_value(keys.FIT_SECONDS, round(event.seconds, 3))  # type: ignore[arg-type]
+        if event.saved:
+            self.stats.inc_value(keys.STORE_SAVED)
+        if event.source is events.ModelSource.PARTIAL:
+            self.stats.inc_value(keys.MODELS_PARTIAL)
+        elif event.source is events.ModelSource.FITTED and event.replaced:
+            self.stats.inc_value(keys.MODELS_REFITTED)
+        elif event.source is events.ModelSource.SHARED:
+            self.stats.inc_value(keys.MODELS_SHARED)
+        self.drift.watch(event.key, event.stored)
+        log_model_ready(event, self.config.model.label, self.config.sample_size)
+        self.sample_cleans.keep(event.key, event.sample_cleans)
+        self.hold.release_domain(event.key, WithModel(event.stored))
 
-    def take_prepared(self, domain: str, url: str, html: str) -> CleanedPage | None:
-        """The cleaning already done during the fit for this very page, if any."""
-        state = self.domains.get(domain)
-        if state is None or url not in state.prepared:
-            return None
-        sampled_html, cleaned = state.prepared.pop(url)
-        return cleaned if sampled_html == html else None
+    def _fell_back(self, event: events.FellBack) -> None:
+        """``event.key`` has no model coming for now: count it and let its waiting items go on."""
+        self.stats.inc_value(keys.DOMAINS_FALLBACK)
+        log_fell_back(event, self.config.fallback.label)
+        self.hold.release_domain(event.key, ToFallback(event.reason))
 
-    # -- signals --------------------------------------------------------------------------
+    def _fit_failed(self, event: events.FitFailed) -> None:
+        self.stats.inc_value(keys.ERRORS.format(kind=type(event.error).__name__))
+        log_fit_failed(event, self.config.model.label)
+
+    # -- signals ----------------------------------------------------------------------------------
+    def spider_opened(self, **_: Any) -> None:
+        """Start watching the engine, polling a shared store, and recording waiting items on it."""
+        self.watcher.start(self.config.quiet_seconds)
+        self.poller.start(self.config.store_poll)
+        self.recovery.start()
+
     def spider_idle(self) -> None:
-        """Domains that never completed their sample are cleaned by the fallback from now on."""
-        for domain, state in list(self.domains.items()):
-            if state.fall_back(FallbackReason.SAMPLE_NOT_FILLED):
-                self.sampling.done(domain)
-                self._domain_falls_back(domain, state, FallbackReason.SAMPLE_NOT_FILLED)
+        """Sites that never completed their sample are cleaned by the fallback from now on."""
+        self.route(self.book.unfilled_fall_back())
 
     async def spider_closed(self) -> None:
         """Stop watching and polling, finish the fits still queued (a re-fit after a template change
@@ -161,11 +214,11 @@ class BoilerplateLearner(SampleIntake, FitAndAdopt, SharedStoreDomains, DomainFa
                 len(self.fits),
             )
             await maybe_deferred_to_future(self.fits.finished())
-        self.drift.report_unfinished()
-        self.release_all()
+        log_unfinished_samples(self.book.resampling(), self.config.sample_size)
+        self.hold.release_all(ToFallback(FallbackReason.CLOSING))
         self.item_pages.clear()
         self.recovery.stop()
-        self.sync.close()
+        self.session.close()
         total = self.stats.get_value(keys.CHARS_TOTAL, 0)
         if total:
             self.stats.set_value(keys.REMOVED_SHARE, round(self.stats.get_value(keys.CHARS_REMOVED, 0) / total, 4))
@@ -175,3 +228,18 @@ class BoilerplateLearner(SampleIntake, FitAndAdopt, SharedStoreDomains, DomainFa
             if key.startswith(keys.ITEMS_SKIPPED.split("{")[0])
         }
         self.report.log_summary(skipped)
+
+
+def drift_monitor(config: BoilerplateConfig) -> DriftMonitor | None:
+    """The drift monitor the settings ask for (None: BOILERPLATE_DRIFT_ENABLED is off)."""
+    if not config.drift_enabled:
+        return None
+    return DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every, warmup=config.drift_window)
+
+
+# Events that only count: the stats key of each.
+_COUNTED: dict[type, str] = {
+    events.Evicted: keys.DOMAINS_EVICTED,
+    events.Drifted: keys.DRIFT_DETECTED,
+    events.SampleResumed: keys.SAMPLE_RESUMED,
+}

@@ -11,59 +11,42 @@ from typing import Any
 
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.http import Response, TextResponse
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
-from scrapy_boilerplate.crawl.domain import domain_of
-from scrapy_boilerplate.crawl.learner import BoilerplateLearner
-from scrapy_boilerplate.html import looks_binary
+from scrapy_boilerplate.crawl.domain import site_key
+from scrapy_boilerplate.crawl.page_checks import sample_skip_reason
+from scrapy_boilerplate.crawl.sampler import Sampler
 from scrapy_boilerplate.page import Page
-
-SAMPLED_STATUS = 200
-
-
-def sample_skip_reason(response: Response, max_bytes: int) -> str | None:
-    """Why ``response`` cannot join a sample (``empty``, ``too_large``, ``non_html``, ``status``), or None."""
-    if not response.body:
-        return "empty"
-    if len(response.body) > max_bytes:
-        return "too_large"
-    if not isinstance(response, TextResponse):
-        return "non_html"
-    content_type = response.headers.get(b"Content-Type", b"") or b""
-    if not (isinstance(response, HtmlResponse) or b"html" in content_type.lower()) or looks_binary(response.body):
-        return "non_html"
-    if response.status != SAMPLED_STATUS:
-        return "status"
-    return None
 
 
 class BoilerplateSamplingMiddleware:
-    """Feeds the learner; returns every response unchanged and at once."""
+    """Feeds the sites' samples; returns every response unchanged and at once."""
 
-    def __init__(self, learner: BoilerplateLearner) -> None:
-        self.learner = learner
-        self.max_bytes = learner.config.max_page_bytes
-        self.stats = learner.stats
+    def __init__(self, sampler: Sampler, max_bytes: int, stats: Any) -> None:
+        self.sampler = sampler
+        self.max_bytes = max_bytes
+        self.stats = stats
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSamplingMiddleware:
-        """Needs the learner extension (the add-on enables both)."""
-        return cls(require_learner(crawler, cls.__name__))
+        """Needs the learner extension (the add-on enables both), which holds the sampler."""
+        learner = require_learner(crawler, cls.__name__)
+        return cls(learner.sampler, learner.config.max_page_bytes, learner.stats)
 
     def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
         """Sample ``response`` when its domain still needs pages; always return it untouched."""
         if request.meta.get(DONT_CLEAN_META):
             return response
-        domain = domain_of(response.url)
-        if not self.learner.wants_sample(domain):
+        key = site_key(response.url)
+        if not self.sampler.wants(key):
             return response
         reason = sample_skip_reason(response, self.max_bytes)
         if reason is not None:
             self.stats.inc_value(keys.SAMPLE_SKIPPED.format(reason=reason))
             return response
         assert isinstance(response, TextResponse)  # typing: checked by sample_skip_reason
-        self.learner.add_sample(domain, Page.from_response(response))
+        self.sampler.offer(key, Page.from_response(response))
         return response

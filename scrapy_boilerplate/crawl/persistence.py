@@ -18,22 +18,23 @@ from scrapy.crawler import Crawler
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
+from scrapy_boilerplate.crawl.errors import bad_configuration, fail_crawl
+from scrapy_boilerplate.crawl.site_fit import FitOutcome, SampleFitter
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import (
-    DriftMonitor,
     LocalCoordinator,
     MemoryStore,
+    ModelStore,
+    RedisStore,
     SampleOffer,
     SampleState,
-    SharedLearning,
+    SpiderStore,
     StoreError,
     coordinator_for,
     store_from_settings,
 )
-from scrapy_boilerplate.store.drift import Drift
 from scrapy_boilerplate.store.jobdir import JobDirCoordinator
-from scrapy_boilerplate.store.record import StoreEntry
-from scrapy_boilerplate.store.sharing import FitOutcome, Learned
+from scrapy_boilerplate.store.record import StoredModel, StoreEntry
 
 logger = logging.getLogger(__name__)
 
@@ -43,40 +44,58 @@ class PollResult:
     """What a poll found for one domain: a newer stored model, the shared sample's state, the revision."""
 
     domain: str
-    newer: Learned | None
+    newer: StoredModel | None
     state: SampleState | None = None
     revision: object = None
 
 
-class ModelSync:
-    """Store, coordinator and drift monitor of one crawl, with the crawl's error accounting."""
+class StoreSession:
+    """The crawl's model store and sample coordinator, its fits, and its accounting of their failures."""
 
     def __init__(self, config: BoilerplateConfig, crawler: Crawler) -> None:
         self.stats = crawler.stats
         self._logged_steps: set[str] = set()
-        self.store = store_from_settings(crawler.settings, crawler.stats)
         spider = getattr(crawler.spidercls, "name", None) or "default"
+        configured = store_from_settings(crawler.settings, crawler.stats)
+        self.location = configured.location  # the configured store's, kept after going on without it
+        self.store = self._usable(configured, spider, config.store_required, crawler)
         self.coordinator = coordinator_for(self.store)
         jobdir = crawler.settings.get("JOBDIR")
         if jobdir and isinstance(self.coordinator, LocalCoordinator):  # a shared sample lives on its server
             self.coordinator = JobDirCoordinator(jobdir, spider, partial(self.failed, "keeping samples in JOBDIR"))
-        monitor = (
-            DriftMonitor(config.drift_window, config.drift_tolerance, config.drift_every, warmup=config.drift_window)
-            if config.drift_enabled
-            else None
+        self.samples = SpiderStore(
+            self.store, self.coordinator, spider, config.model, config.sample_size, config.fit_lock_ttl
         )
-        self.learning = SharedLearning(
-            self.store,
-            self.coordinator,
-            spider,
-            config.model,
-            config.sample_size,
-            config.fit_lock_ttl,
-            monitor,
-            keep_cleaned_html=config.cleaned_html_field is not None,
-        )
-        self.location = self.store.location  # the configured store's, kept after going on without it
-        logger.info("boilerplate: models of spider %r persist in %s", spider, self.location)
+        self.fitter = SampleFitter(config.model, keep_cleaned_html=config.needs_cleaned_html)
+
+    def _usable(self, store: ModelStore, spider: str, required: bool, crawler: Crawler) -> ModelStore:
+        """``store`` when it can be used now; else one line says so and the crawl stops (``required``)
+        or goes on with models in memory only, as it does when the store fails later."""
+        try:
+            store.check(writing=True)
+        except StoreError as exc:
+            store.close()
+            reason = exc.__cause__ or exc
+            if required:
+                raise fail_crawl(
+                    crawler,
+                    bad_configuration(
+                        f"model store {store.location} cannot be used ({reason}); the crawl stops "
+                        "because BOILERPLATE_STORE_REQUIRED is True"
+                    ),
+                ) from None
+            self.stats.inc_value(keys.STORE_ERRORS)
+            logger.warning(
+                "boilerplate: model store %s cannot be used (%s): models of spider %r will not be stored%s "
+                "(BOILERPLATE_STORE_REQUIRED = True stops the crawl instead)",
+                store.location,
+                reason,
+                spider,
+                "; this worker samples and fits on its own" if isinstance(store, RedisStore) else "",
+            )
+            return MemoryStore(self.stats)
+        logger.info("boilerplate: models of spider %r persist in %s", spider, store.location)
+        return store
 
     @property
     def shared(self) -> bool:
@@ -88,11 +107,6 @@ class ModelSync:
         """False once the crawl went on without its store (models then live in memory only)."""
         return not isinstance(self.store, MemoryStore)
 
-    @property
-    def monitor(self) -> DriftMonitor | None:
-        """The drift monitor, or None when drift watching is off."""
-        return self.learning.monitor
-
     def go_local(self, what: str, exc: StoreError) -> bool:
         """The store failed where the crawl cannot do without it: go on as if there were none.
 
@@ -103,20 +117,11 @@ class ModelSync:
         self.failed(what, exc)
         if not self.persistent:
             return False
-        shared, old = self.shared, self.learning
+        shared, old = self.shared, self.samples
         self.store = MemoryStore(self.stats)
         if shared:
             self.coordinator = LocalCoordinator()
-        self.learning = SharedLearning(
-            self.store,
-            self.coordinator,
-            old.spider,
-            old.spec,
-            old.sample_size,
-            old.lock_ttl,
-            old.monitor,
-            old.keep_cleaned_html,
-        )
+        self.samples = SpiderStore(self.store, self.coordinator, old.spider, old.spec, old.sample_size, old.lock_ttl)
         logger.warning(
             "boilerplate: continuing without the %smodel store: this worker samples and fits on its own, "
             "and its models are not kept",
@@ -142,64 +147,59 @@ class ModelSync:
             keys.STORE_ERRORS,
         )
 
-    def load(self, domain: str) -> Learned | None:
+    def load(self, domain: str) -> StoredModel | None:
         """The stored model of ``domain``, or None (absent, unusable, or the store failed)."""
         try:
-            learned = self.learning.load(domain)
+            stored = self.samples.load(domain)
         except StoreError as exc:
             self.failed(f"loading the model of {domain}", exc)
             return None
-        if learned is not None:
+        if stored is not None:
             self.stats.inc_value(keys.STORE_LOADED)
-        return learned
+        return stored
 
     def offer(self, domain: str, page: Page) -> SampleOffer | None:
         """Offer a page to the domain's (shared) sample; None if the store failed (see :meth:`go_local`)."""
         try:
-            return self.learning.offer(domain, page)
+            return self.samples.offer(domain, page)
         except StoreError as exc:
             self.go_local(f"sharing a sample page of {domain}", exc)
             return None
 
     def fit(self, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
-        """Fit ``domain``'s sample (blocking: run it in a thread); see :meth:`SharedLearning.fit`."""
-        return self.learning.fit(domain, parsed)
+        """Fit ``domain``'s sample (blocking: run it in a thread); see :meth:`SampleFitter.fit`."""
+        return self.fitter.fit(self.samples, domain, parsed)
 
     def fit_partial(self, domain: str, parsed: Sequence[Page], min_pages: int) -> FitOutcome:
-        """Fit ``domain``'s sample as it is (blocking); see :meth:`SharedLearning.fit_partial`."""
-        return self.learning.fit_partial(domain, parsed, min_pages)
+        """Fit ``domain``'s sample as it is (blocking); see :meth:`SampleFitter.fit_partial`."""
+        return self.fitter.fit_partial(self.samples, domain, parsed, min_pages)
 
     def open_samples(self) -> list[str]:
         """Domains with an open sample in this process (restored from ``JOBDIR`` at start)."""
         if not isinstance(self.coordinator, LocalCoordinator):
             return []
-        return self.coordinator.open_samples(self.learning.spider)
+        return self.coordinator.open_samples(self.samples.spider)
 
     def sample_urls(self, domain: str) -> list[str]:
         """The URLs in ``domain``'s sample when it lives in this process (else none)."""
-        return [page.url for page in self.learning.local_sample(domain)]
+        return [page.url for page in self.samples.local_sample(domain)]
 
     def local_sample(self, domain: str) -> list[Page]:
         """``domain``'s sample pages when the sample lives in this process (else none)."""
-        return self.learning.local_sample(domain)
+        return self.samples.local_sample(domain)
 
     def needs_fit(self, state: SampleState, known: StoreEntry | None) -> bool:
         """True when a shared sample is complete and no model fitted on it is known here."""
-        return self.learning.needs_fit(state, known)
+        return self.samples.needs_fit(state, known)
 
-    def watch(self, domain: str, learned: Learned) -> None:
-        """Start watching ``domain`` for drift against the model just put to use."""
-        self.learning.watch(domain, learned)
-
-    def observe(self, domain: str, removed_share: float, unseen_share: float | None, learned: Learned) -> Drift | None:
-        """Feed one measured page to the drift monitor; on drift a new sample is opened."""
-        return self.learning.observe(domain, removed_share, unseen_share, learned)
+    def restart_sample(self, domain: str, generation: int) -> int | None:
+        """Open the sample generation after ``generation`` (the template changed); None when another worker did."""
+        return self.samples.restart_sample(domain, generation)
 
     def drop_sample(self, domain: str) -> None:
         """Free an evicted domain's sample pages when they live in this process (a shared sample stays)."""
         if not self.shared:
-            state = self.learning.state(domain)
-            self.learning.coordinator.finish_sample(self.learning.spider, domain, state.generation)
+            self.samples.finish_sample(domain, self.samples.state(domain).generation)
 
     def poll(
         self, waiting: dict[str, StoreEntry | None], ready: dict[str, tuple[object, StoreEntry]]
@@ -209,12 +209,12 @@ class ModelSync:
         current revision, and the stored model when it changed to a newer one (another worker's re-fit)."""
         results = []
         for domain, known in waiting.items():
-            newer = self.learning.newer(domain, known)
-            results.append(PollResult(domain, newer, None if newer else self.learning.state(domain)))
-        revisions = self.store.revisions(self.learning.spider, list(ready)) if ready else {}
+            newer = self.samples.newer(domain, known)
+            results.append(PollResult(domain, newer, None if newer else self.samples.state(domain)))
+        revisions = self.store.revisions(self.samples.spider, list(ready)) if ready else {}
         for domain, revision in revisions.items():
             known_revision, entry = ready[domain]
-            newer = self.learning.newer(domain, entry) if revision != known_revision else None
+            newer = self.samples.newer(domain, entry) if revision != known_revision else None
             results.append(PollResult(domain, newer, None, revision))
         return results
 

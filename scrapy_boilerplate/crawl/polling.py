@@ -8,37 +8,49 @@ a model notice another worker's re-fit.  Results are applied on the reactor thre
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Container
+from typing import Any
 
 from scrapy.utils.defer import deferred_from_coro
-from twisted.internet.task import LoopingCall
 
-from scrapy_boilerplate.crawl.persistence import PollResult
+from scrapy_boilerplate.crawl.book import SiteBook
+from scrapy_boilerplate.crawl.clock import Clock, looping_call
+from scrapy_boilerplate.crawl.events import Event, ModelSource, SiteKey
+from scrapy_boilerplate.crawl.persistence import PollResult, StoreSession
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.store import StoreError
 
-if TYPE_CHECKING:
-    from scrapy_boilerplate.crawl.learner import BoilerplateLearner
-
-# Ready domains (other workers' re-fits) are looked at once in this many polls.
+# Ready sites (other workers' re-fits) are looked at once in this many polls.
 READY_POLL_EVERY = 5
 
 
 class SharedStorePoller:
-    """The learner's periodic look at a shared store."""
+    """The periodic look at a shared store; what it finds changes the sites in ``book`` (to ``emit``)."""
 
-    def __init__(self, learner: BoilerplateLearner, interval: float) -> None:
-        self.learner = learner
-        self.interval = interval
-        self._loop = LoopingCall(self.tick)
+    def __init__(
+        self,
+        book: SiteBook,
+        session: StoreSession,
+        fitting: Container[SiteKey],
+        emit: Callable[[list[Event]], None],
+        on_store_lost: Callable[[], None],
+        clock: Clock,
+    ) -> None:
+        """``fitting``: the sites fitting here (the fit queue), which wait for no other worker."""
+        self.book = book
+        self.session = session
+        self.fitting = fitting
+        self.emit = emit
+        self.on_store_lost = on_store_lost
+        self._loop = looping_call(self.tick, clock)
         self._ticks = 0
         self._busy = False
         self._pending: set[Any] = set()
 
-    def start(self, **_: Any) -> None:
-        """Start looking (connected to ``spider_opened``) if the store is shared."""
-        if self.learner.sync.shared and not self._loop.running:
-            self._loop.start(self.interval, now=False)
+    def start(self, interval: float) -> None:
+        """Look every ``interval`` seconds, if the store is shared."""
+        if self.session.shared and not self._loop.running:
+            self._loop.start(interval, now=False)
 
     def stop(self) -> None:
         """Stop looking."""
@@ -50,8 +62,8 @@ class SharedStorePoller:
         if self._busy:
             return
         self._ticks += 1
-        waiting = self.learner.waiting_for_others()
-        ready = self.learner.ready_to_recheck() if self._ticks % READY_POLL_EVERY == 0 else {}
+        waiting = self.book.without_model(self.fitting)
+        ready = self.book.with_model(self.fitting) if self._ticks % READY_POLL_EVERY == 0 else {}
         if not waiting and not ready:
             return
         self._busy = True
@@ -60,14 +72,25 @@ class SharedStorePoller:
         look.addBoth(lambda _: self._pending.discard(look))
 
     async def _look(self, waiting: dict[str, Any], ready: dict[str, Any]) -> None:
-        sync = self.learner.sync
         try:
-            results: list[PollResult] = await run_in_thread(sync.poll, waiting, ready)
+            results: list[PollResult] = await run_in_thread(self.session.poll, waiting, ready)
         except StoreError as exc:
-            if sync.go_local("polling the shared store", exc):
-                self.learner.reset_shared_samples()
+            if self.session.go_local("polling the shared store", exc):
+                self.on_store_lost()
             return
         finally:
             self._busy = False
         for result in results:
-            self.learner.apply_poll(result)
+            self._apply(result)
+
+    def _apply(self, result: PollResult) -> None:
+        """Act on what the look found for one site (reactor thread)."""
+        key = result.domain
+        if result.newer is not None:
+            self.emit(self.book.adopt(key, result.newer, ModelSource.SHARED))
+        elif result.revision is not None:
+            self.book.seen_revision(key, result.revision)
+        elif result.state is not None:
+            in_use = self.book.in_use(key)
+            if self.session.needs_fit(result.state, in_use.entry if in_use else None):
+                self.emit(self.book.sample_complete(key, fit_here=True))

@@ -19,29 +19,31 @@ import itertools
 import logging
 import os
 import socket
-import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from itemadapter import ItemAdapter
 from scrapy import signals
+from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 from scrapy.http import HtmlResponse
 from scrapy.utils.defer import deferred_from_coro
-from twisted.internet.task import LoopingCall
 
 import scrapy_boilerplate.crawl.stats as keys
-from scrapy_boilerplate.crawl.domain import domain_of
+from scrapy_boilerplate.crawl.clock import Clock, looping_call
+from scrapy_boilerplate.crawl.config import BoilerplateConfig
+from scrapy_boilerplate.crawl.domain import site_key
 from scrapy_boilerplate.crawl.engine_state import send_to_item_pipelines, spider_closing
+from scrapy_boilerplate.crawl.events import SiteKey
+from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.itemrecords import HeldRecord, UnrecordableItem, decode_record, encode_record
+from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.crawl.threads import run_in_thread
 from scrapy_boilerplate.html import decode_html
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import StoreError
 from scrapy_boilerplate.store.held_items import TAKEN_OVER, VANISHED, HeldItemRecords
-
-if TYPE_CHECKING:
-    from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 
 logger = logging.getLogger(__name__)
 
@@ -52,17 +54,31 @@ BEATS_PER_TIMEOUT = 3  # heartbeats within one worker timeout, at least
 class HeldItemRecovery:
     """Records this worker's waiting items; takes over a dead worker's (see the module docstring)."""
 
-    def __init__(self, learner: BoilerplateLearner, timeout: float, poll: float) -> None:
-        self.learner = learner
-        self.stats = learner.stats
-        self.timeout = timeout
-        self.interval = min(poll, timeout / BEATS_PER_TIMEOUT)
+    def __init__(
+        self,
+        config: BoilerplateConfig,
+        session: StoreSession,
+        crawler: Crawler,
+        item_pages: ItemPages,
+        offer_page: Callable[[SiteKey, Page], None],
+        clock: Clock,
+    ) -> None:
+        """``offer_page(key, page)`` offers a taken-over item's page to its site's sample."""
+        self.config = config
+        self.session = session
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.item_pages = item_pages
+        self.offer_page = offer_page
+        self.clock = clock
+        self.timeout = config.worker_timeout
+        self.interval = min(config.store_poll, self.timeout / BEATS_PER_TIMEOUT)
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.records: HeldItemRecords | None = None
         self._ids: dict[int, tuple[Any, str]] = {}  # id(item) -> (item, its record id)
         self._numbers = itertools.count()
         self._unremoved: list[str] = []  # records whose removal failed: retried at each look
-        self._loop = LoopingCall(self.tick)
+        self._loop = looping_call(self.tick, clock)
         self._busy = False
         self._others_holding = False
         self._idle_since: float | None = None
@@ -70,16 +86,16 @@ class HeldItemRecovery:
         self._pending: set[Any] = set()
 
     # -- life cycle ---------------------------------------------------------------------------
-    def start(self, **_: Any) -> None:
+    def start(self) -> None:
         """Start beating and looking (``spider_opened``), when the store is shared."""
-        sync = self.learner.sync
-        if not sync.shared or self.records is not None:
+        session = self.session
+        if not session.shared or self.records is not None:
             return
-        client, prefix = sync.store.client, sync.store.prefix  # type: ignore[attr-defined]  # a RedisStore
-        self.records = HeldItemRecords(client, prefix, sync.learning.spider, self.worker)
-        sync.coordinator.lock_owner = self.worker  # type: ignore[attr-defined]  # a RedisCoordinator
+        client, prefix = session.store.client, session.store.prefix  # type: ignore[attr-defined]  # a RedisStore
+        self.records = HeldItemRecords(client, prefix, session.samples.spider, self.worker)
+        session.coordinator.lock_owner = self.worker  # type: ignore[attr-defined]  # a RedisCoordinator
         for signal in (signals.item_dropped, signals.item_error):  # it left before the plugin's pipeline
-            self.learner.crawler.signals.connect(self._left_early, signal=signal)
+            self.crawler.signals.connect(self._left_early, signal=signal)
         self._loop.start(self.interval, now=True)
 
     def stop(self) -> None:
@@ -92,13 +108,13 @@ class HeldItemRecovery:
             self._remove_unremoved()
             self.records.leave()
         except StoreError as exc:
-            self.learner.sync.failed("ending the heartbeat", exc)
+            self.session.failed("ending the heartbeat", exc)
         if self._unremoved:
             logger.warning(
                 "boilerplate: %d records of items this worker exported could not be removed from %s; another "
                 "worker may export those items again",
                 len(self._unremoved),
-                self.learner.sync.location,
+                self.session.location,
             )
 
     # -- the pipeline's side ------------------------------------------------------------------
@@ -109,7 +125,7 @@ class HeldItemRecovery:
 
     async def record(self, item: Any, url: str, html: str | None) -> None:
         """Record ``item``, which starts waiting, with its page (``html`` None: the item carries it)."""
-        if self.records is None or self.has_record(item) or not self.learner.sync.shared:
+        if self.records is None or self.has_record(item) or not self.session.shared:
             return  # (a worker gone on without its shared store records nothing new)
         try:
             data = encode_record(item, url, html)
@@ -120,7 +136,7 @@ class HeldItemRecovery:
         try:
             await run_in_thread(self.records.put, record_id, data)
         except StoreError as exc:
-            self.learner.sync.failed("recording a waiting item", exc)
+            self.session.failed("recording a waiting item", exc)
             return
         self._ids[id(item)] = (item, record_id)
         self.stats.inc_value(keys.RECOVERY_RECORDED)
@@ -134,7 +150,7 @@ class HeldItemRecovery:
         try:
             outcome = await run_in_thread(self.records.remove, entry[1])
         except StoreError as exc:
-            self.learner.sync.failed("removing a waiting item's record", exc)
+            self.session.failed("removing a waiting item's record", exc)
             self._unremoved.append(entry[1])
             return True
         if outcome == TAKEN_OVER:
@@ -167,7 +183,7 @@ class HeldItemRecovery:
         if self._busy or self.records is None:
             return
         self._busy = True
-        look = deferred_from_coro(self._look(claim=not spider_closing(self.learner.crawler)))
+        look = deferred_from_coro(self._look(claim=not spider_closing(self.crawler)))
         self._pending.add(look)
         look.addBoth(lambda _: self._pending.discard(look))
 
@@ -175,7 +191,7 @@ class HeldItemRecovery:
         try:
             claimed = await run_in_thread(self._beat_and_claim, claim)
         except StoreError as exc:
-            self.learner.sync.failed("looking for dead workers' items", exc)
+            self.session.failed("looking for dead workers' items", exc)
             return
         finally:
             self._busy = False
@@ -189,10 +205,10 @@ class HeldItemRecovery:
         self._remove_unremoved()
         holders = self.records.holders()
         self._others_holding = bool(holders)
+        if claim:
+            self._release_dead_workers_locks([w for w, alive in holders.items() if not alive])
         claimed: list[tuple[str, bytes]] = []
         for worker, alive in holders.items():
-            if claim and not alive and self.records.release_locks(worker):
-                logger.info("boilerplate: worker %s stopped beating; its fit locks are released", worker)
             if claim and not alive and len(claimed) < CLAIM_BATCH:
                 taken = self.records.claim(worker, CLAIM_BATCH - len(claimed))
                 if taken:
@@ -204,6 +220,15 @@ class HeldItemRecovery:
                     )
                 claimed += taken
         return claimed
+
+    def _release_dead_workers_locks(self, dead_holders: list[str]) -> None:
+        """(worker thread) Delete the fit locks of the workers whose heartbeat expired, holding items or
+        not, so their domains are fitted at once rather than after the locks' TTL."""
+        assert self.records is not None  # typing: started
+        for worker in sorted({*self.records.dead_workers(), *dead_holders}):
+            if self.records.release_locks(worker):
+                logger.info("boilerplate: worker %s stopped beating; its fit locks are released", worker)
+            self.records.forget(worker)
 
     def _remove_unremoved(self) -> None:
         assert self.records is not None  # typing: started
@@ -225,7 +250,7 @@ class HeldItemRecovery:
             logger.warning("boilerplate: a taken-over item's class could not be rebuilt; it goes on as a dict")
         self._ids[id(held.item)] = (held.item, record_id)
         self._rejoin_sample(held)
-        emitted = deferred_from_coro(send_to_item_pipelines(self.learner.crawler, held.item))
+        emitted = deferred_from_coro(send_to_item_pipelines(self.crawler, held.item))
         self._pending.add(emitted)
         emitted.addBoth(lambda _: self._pending.discard(emitted))
 
@@ -234,14 +259,14 @@ class HeldItemRecovery:
         sample as a crawled page, so the item waits for the domain's model as it did."""
         html: Any = held.html
         if html is None:
-            html = ItemAdapter(held.item).get(self.learner.config.html_field)
+            html = ItemAdapter(held.item).get(self.config.html_field)
             html = decode_html(html) if isinstance(html, bytes) else html
         else:
             response = HtmlResponse(held.url, body=html.encode("utf-8"), encoding="utf-8")
-            self.learner.item_pages.link(held.item, response)
-        domain = domain_of(held.url)
-        if isinstance(html, str) and domain and self.learner.wants_sample(domain):
-            self.learner.add_sample(domain, Page(html, held.url))
+            self.item_pages.link(held.item, response)
+        key = site_key(held.url)
+        if isinstance(html, str) and key:
+            self.offer_page(key, Page(html, held.url))
 
     # -- staying open for other workers' items -------------------------------------------------
     def spider_idle(self) -> None:
@@ -249,8 +274,8 @@ class HeldItemRecovery:
         if self.records is None or not self._others_holding:
             self._idle_since = None
             return
-        now = time.monotonic()
+        now = self.clock.seconds()
         if self._idle_since is None:
             self._idle_since = now
-        if now - self._idle_since < self.timeout + self.learner.config.hold_timeout:
+        if now - self._idle_since < self.timeout + self.config.hold_timeout:
             raise DontCloseSpider

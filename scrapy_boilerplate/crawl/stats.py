@@ -19,6 +19,8 @@ ITEMS_HELD = "boilerplate/items/held"
 ITEMS_RELEASED = "boilerplate/items/released/{reason}"  # model, or a fallback reason
 ITEMS_RESCUED = "boilerplate/items/rescued"  # the model kept almost nothing: the longest prose block stands in
 ITEMS_SKIPPED = "boilerplate/items/skipped/{reason}"  # opt_out, no_html, not_html, too_large, undeclared_field
+# markdown, title, author, published, language, page_type: written, or empty (the page states none)
+FIELDS = "boilerplate/fields/{field}/{outcome}"
 CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
 REMOVED_SHARE = "boilerplate/removed_share"
@@ -54,6 +56,7 @@ ALL_KEYS: tuple[str, ...] = (
     ITEMS_RELEASED,
     ITEMS_RESCUED,
     ITEMS_SKIPPED,
+    FIELDS,
     CHARS_TOTAL,
     CHARS_REMOVED,
     REMOVED_SHARE,

@@ -16,32 +16,40 @@ the next look, a quarter of ``BOILERPLATE_QUIET_SECONDS`` later.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Container
 
+from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.domain import DomainStatus
+from scrapy_boilerplate.crawl.events import Event, SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
-
-if TYPE_CHECKING:
-    from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 
 
 class GracefulStop:
-    """Decides, once per domain, how the items still waiting at a stop get their model."""
+    """Decides, once per site, how the items still waiting at a stop get their model (changes to ``emit``)."""
 
-    def __init__(self, learner: BoilerplateLearner, min_pages: int) -> None:
-        self.learner = learner
+    def __init__(
+        self,
+        book: SiteBook,
+        waiting: Callable[[], list[SiteKey]],
+        fitting: Container[SiteKey],
+        emit: Callable[[list[Event]], None],
+        min_pages: int,
+    ) -> None:
+        """``waiting()``: the sites with waiting items; ``fitting``: the sites with a fit queued or running."""
+        self.book = book
+        self.waiting = waiting
+        self.fitting = fitting
+        self.emit = emit
         self.min_pages = min_pages
-        self._tried: set[str] = set()  # domains already given their one fit at the stop
+        self._tried: set[SiteKey] = set()  # sites already given their one fit at the stop
 
     def tick(self) -> None:
-        """One look while the engine closes: decide for every domain with waiting items."""
-        learner = self.learner
-        for domain in learner.hold.domains():
-            state = learner.state(domain)
-            if domain in learner.fits or state.status not in (DomainStatus.SAMPLING, DomainStatus.FITTING):
+        """One look while the engine closes: decide for every site with waiting items."""
+        for key in self.waiting():
+            if key in self.fitting or self.book.status(key) not in (DomainStatus.SAMPLING, DomainStatus.FITTING):
                 continue  # its fit is on the way, or its items are not waiting for one
-            if domain not in self._tried and learner.sample_pages(domain) >= self.min_pages:
-                self._tried.add(domain)
-                learner.fit_partial(domain)
+            if key not in self._tried and self.book.sample_pages(key) >= self.min_pages:
+                self._tried.add(key)
+                self.emit(self.book.fit_partial(key))
             else:
-                learner.stop_waiting(domain, state, FallbackReason.CLOSING)
+                self.emit(self.book.stop_waiting(key, FallbackReason.CLOSING))

@@ -5,6 +5,7 @@ from scrapy_boilerplate.html.clean import (
     NON_CONTENT_TAGS,
     drop_non_content,
     remove_keeping_tail,
+    reveal_noscript,
     write_text,
     xml_compatible,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "parse_html",
     "raw_text",
     "remove_keeping_tail",
+    "reveal_noscript",
     "to_text",
     "write_text",
     "xml_compatible",

@@ -63,3 +63,36 @@ def drop_non_content(root: lxml.etree._Element, tags: Iterable[str] = NON_CONTEN
     lxml.etree.strip_elements(
         root, lxml.etree.Comment, lxml.etree.ProcessingInstruction, lxml.etree.Entity, *wanted, with_tail=False
     )
+
+
+# A page whose ``<noscript>`` holds at least this many visible characters, and at least as many as
+# the rest of its body, is read as a client without script reads it (see :func:`reveal_noscript`).
+NOSCRIPT_MIN_CHARS = 200
+_UNSHOWN_TEXT_TAGS = frozenset({"script", "style", "template"})
+
+
+def _shown_chars(element: lxml.etree._Element) -> int:
+    """Visible characters (whitespace not counted) in ``element``'s text, outside scripts and styles."""
+    total = 0
+    for node in element.iter():
+        if node.text and node.tag not in _UNSHOWN_TEXT_TAGS and isinstance(node.tag, str):
+            total += len("".join(node.text.split()))
+        if node is not element and node.tail:
+            total += len("".join(node.tail.split()))
+    return total
+
+
+def reveal_noscript(root: lxml.etree._Element) -> bool:
+    """Unwrap every ``<noscript>`` in place when together they hold the page's text; True if so.
+
+    A page drawn by script may serve its whole content to clients without script inside
+    ``<noscript>`` (forum software does), and a crawler is such a client: there the noscript
+    content is the page.  Elsewhere ``<noscript>`` holds a tracking pixel or a plea to enable
+    script, and :func:`drop_non_content` drops it as before.
+    """
+    boxes = list(root.iter("noscript"))
+    hidden = sum(_shown_chars(box) for box in boxes)
+    if hidden < NOSCRIPT_MIN_CHARS or hidden < _shown_chars(root) - hidden:
+        return False
+    lxml.etree.strip_tags(root, "noscript")
+    return True

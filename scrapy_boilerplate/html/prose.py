@@ -16,9 +16,10 @@ different question:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
+if TYPE_CHECKING:  # arrays are one kind of input; numpy is not imported for the others (style_tree's crawl)
+    import numpy as np
 
 
 @dataclass(frozen=True)

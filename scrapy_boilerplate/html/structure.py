@@ -124,10 +124,12 @@ class _Writer:
             self.end()
         return True
 
-    def text(self, text: str | None) -> None:
-        """Write a text node of a kept element."""
+    def text(self, text: str | None, spaced: bool = False) -> None:
+        """Write a text node of a kept element; ``spaced``: after a space, as the text of a container
+        block's own text has one between its pieces (``Block.text``), where its inline elements
+        touch (a menu's links drawn as blocks by the page's style)."""
         if text:
-            self.parts.append(_escape(text))
+            self.parts.append(" " + _escape(text) if spaced and not text[0].isspace() else _escape(text))
             top = self.open[-1]
             if not top[2] and not text.isspace():
                 top[2] = True
@@ -221,7 +223,7 @@ def _walk(root: lxml.etree._Element, kept: _Kept, writer: _Writer) -> None:
             elif then == _LINE:
                 writer.line_break()
             if context != _PATH and element is not root:
-                writer.text(element.tail)
+                writer.text(element.tail, context == _OWN)
             continue
         context = open_modes[-1][0]
         tag = element.tag
@@ -241,4 +243,4 @@ def _walk(root: lxml.etree._Element, kept: _Kept, writer: _Writer) -> None:
             then = _LINE
         open_modes.append((mode, context, then))
         if mode != _PATH:
-            writer.text(element.text)
+            writer.text(element.text, mode == _OWN)

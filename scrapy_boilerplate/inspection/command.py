@@ -19,10 +19,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--from-crawl",
         metavar="URL",
         default=None,
-        help="report on URL with the model a crawl stored for its site (needs --store)",
+        help="report on URL with the model a crawl stored for its site",
     )
     parser.add_argument(
-        "--store", type=Path, default=None, metavar="DIR", help="model store of the crawl: DIR/<spider>/<domain>.json"
+        "--store",
+        default=None,
+        metavar="STORE",
+        help="the crawl's model store, a directory or redis:// URL (default: BOILERPLATE_STORE of the Scrapy "
+        "project here, as for the models command)",
+    )
+    parser.add_argument(
+        "--prefix", default=None, help="Redis key prefix of the store (default: BOILERPLATE_STORE_PREFIX)"
     )
     parser.add_argument(
         "--spider", default=None, metavar="NAME", help="the spider whose stored model to use (default: the only one)"

@@ -1,8 +1,10 @@
-"""Find and read the model a crawl stored for a URL's site: ``<STORE>/<spider>/<domain>.json``.
+"""Find and read the model a crawl stored for a URL's site, in any store ``models`` reads.
 
-The file is either what ``SiteModel.save`` writes or the model store's record, which wraps that
-same document with metadata (``{"format": "scrapy-boilerplate/stored-model", "meta", "model"}``);
-both load through :func:`~scrapy_boilerplate.models.serialization.load_model`'s validation.
+In a directory store it is ``<STORE>/<spider>/<domain>.json``: either what ``SiteModel.save``
+writes or the model store's record, which wraps that same document with metadata
+(``{"format": "scrapy-boilerplate/stored-model", "meta", "model"}``).  In a Redis store it is the
+same record under the spider and domain.  Every form loads through
+:func:`~scrapy_boilerplate.models.serialization.load_model`'s validation.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from urllib.parse import quote, urlsplit
 
 from scrapy_boilerplate.models.base import ModelFormatError, SiteModel
 from scrapy_boilerplate.models.serialization import load_model
+from scrapy_boilerplate.store import DirectoryStore, ModelStore
+from scrapy_boilerplate.store.cli import open_for_command
+from scrapy_boilerplate.store.record import decode_record
 
 RECORD_FORMAT = "scrapy-boilerplate/stored-model"
 _FILE_SAFE = " .-_:@+,="  # characters a store leaves as they are in file names
@@ -26,10 +31,11 @@ class StoredModelNotFound(LookupError):
 
 @dataclass(frozen=True)
 class StoredModel:
-    """A stored model, where it was found, and the metadata the store recorded with it (if any)."""
+    """A stored model, where it was found (a file, or a store and key), and the metadata the store
+    recorded with it (if any)."""
 
     model: SiteModel
-    path: Path
+    location: str
     meta: dict[str, Any]
 
     @property
@@ -82,5 +88,36 @@ def load_stored(path: Path) -> StoredModel:
         inner, meta = document.get("model"), document.get("meta")
         if not isinstance(inner, dict) or not isinstance(meta, dict):
             raise ModelFormatError(f"{path}: stored-model record without model or metadata")
-        return StoredModel(load_model(json.dumps(inner).encode("utf-8")), path, meta)
-    return StoredModel(load_model(data), path, {})
+        return StoredModel(load_model(json.dumps(inner).encode("utf-8")), str(path), meta)
+    return StoredModel(load_model(data), str(path), {})
+
+
+def _record_in(store: ModelStore, url: str, spider: str | None) -> tuple[str, bytes]:
+    """(``spider/domain``, record) of the model of ``url``'s site in ``store``."""
+    for domain in domain_keys(url):
+        spiders = [spider] if spider else sorted({e.spider for e in store.list() if e.domain == domain})
+        found = {name: data for name in spiders if (data := store.get_record(name, domain)) is not None}
+        if len(found) > 1:
+            raise StoredModelNotFound(
+                f"models for {domain} were stored by several spiders ({', '.join(found)}); choose one with --spider"
+            )
+        for name, data in found.items():
+            return f"{name}/{domain}", data
+    where = f"spider {spider} of {store.location}" if spider else store.location
+    raise StoredModelNotFound(f"no stored model for {domain_keys(url)[0]} in {where}")
+
+
+def find_stored(location: str | None, prefix: str | None, url: str, spider: str | None = None) -> StoredModel:
+    """The model stored for ``url``'s site in the store at ``location`` (a directory or a Redis URL;
+    None: the Scrapy project's store, as ``models`` uses).  Raises ``StoredModelNotFound``,
+    ``ModelFormatError``, ``StoreError``, ``OSError`` or ``ValueError``."""
+    store = open_for_command(location, prefix)
+    try:
+        store.check()
+        if isinstance(store, DirectoryStore):  # also holds files SiteModel.save wrote
+            return load_stored(stored_model_path(store.root, url, spider))
+        key, data = _record_in(store, url, spider)
+        stored = decode_record(data)
+        return StoredModel(stored.model, f"{store.location}, {key}", stored.entry.to_json())
+    finally:
+        store.close()

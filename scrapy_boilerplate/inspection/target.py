@@ -10,11 +10,12 @@ from pathlib import Path
 
 from scrapy_boilerplate.corpus import Site, find_sites
 from scrapy_boilerplate.inspection.marks import mark_page
-from scrapy_boilerplate.inspection.stored import StoredModelNotFound, load_stored, stored_model_path
+from scrapy_boilerplate.inspection.stored import StoredModelNotFound, find_stored
 from scrapy_boilerplate.inspection.summary import SiteSummary, largest_removed, summarize_site
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError
 from scrapy_boilerplate.offline import SiteOutcome, load_page, process_site
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.store import StoreError
 
 MIN_SITE_PAGES = 3  # fewer pages cannot tell what repeats (the template) from what does not
 NAMES_LISTED = 3
@@ -82,7 +83,7 @@ def _left_out_warnings(outcome: SiteOutcome, page_path: Path) -> list[str]:
 def from_site(args: argparse.Namespace) -> Target:
     """A page of a saved site, cleaned by the model fitted on the site."""
     if len(args.paths) != 2:
-        raise InspectError("give SITE_DIR and PAGE (or --from-crawl URL --store DIR)")
+        raise InspectError("give SITE_DIR and PAGE (or --from-crawl URL)")
     site_dir = Path(args.paths[0])
     if not site_dir.is_dir():
         raise InspectError(f"{site_dir} is not a directory")
@@ -116,13 +117,11 @@ def from_site(args: argparse.Namespace) -> Target:
 
 def from_crawl(args: argparse.Namespace) -> Target:
     """A crawl's URL (or a saved copy of it), cleaned by the model the crawl stored for its site."""
-    if args.store is None:
-        raise InspectError("--from-crawl needs --store DIR (the crawl's model store)")
     if len(args.paths) > 1:
         raise InspectError("with --from-crawl give at most one PAGE: a saved copy of the URL")
     try:
-        stored = load_stored(stored_model_path(args.store, args.from_crawl, args.spider))
-    except (StoredModelNotFound, ModelFormatError, OSError, ValueError) as exc:
+        stored = find_stored(args.store, args.prefix, args.from_crawl, args.spider)
+    except (StoredModelNotFound, ModelFormatError, StoreError, ImportError, OSError, ValueError) as exc:
         raise InspectError(str(exc)) from None
     if args.paths:
         page = _load(Path(args.paths[0]), args.from_crawl)
@@ -134,6 +133,6 @@ def from_crawl(args: argparse.Namespace) -> Target:
         except (OSError, ValueError) as exc:
             raise InspectError(f"cannot fetch {args.from_crawl}: {exc}") from None
     cleaned = stored.model.clean(page)
-    label = f"{stored.model.name} (stored in {stored.path})"
+    label = f"{stored.model.name} (stored in {stored.location})"
     summary = SiteSummary(label, stored.sample_pages, 1, None, largest_removed([mark_page(page, cleaned)]), (), 1)
     return Target(page, cleaned, summary, args.from_crawl, few_pages_warning(stored.sample_pages))

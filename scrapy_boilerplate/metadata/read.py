@@ -21,6 +21,9 @@ from scrapy_boilerplate.tokenize import tokenize
 
 FIELDS: tuple[str, ...] = ("title", "author", "published", "language")
 
+_ITEMPROP_AUTHOR = lxml.etree.XPath(".//*[@itemprop='author']")
+_ITEMPROP_PUBLISHED = lxml.etree.XPath(".//*[@itemprop='datePublished']")
+_ITEMPROP_NAME = lxml.etree.XPath(".//*[@itemprop='name']")
 TITLE_METAS = ("og:title", "twitter:title", "dc.title", "headline")
 AUTHOR_METAS = ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl")
 DATE_METAS = (
@@ -96,7 +99,7 @@ def _site_name(metas: dict[str, str]) -> str | None:
 
 def strip_site_name(title: str, site: str | None) -> str:
     """``title`` without the site's name that ``<title>`` and og:title often add (``Page | Site``):
-    the part naming the site goes, else the longest part stays."""
+    the part naming the site goes, else the first part stays (the page's own name leads)."""
     parts = [part for part in _TITLE_SEPARATOR.split(title) if part]
     if len(parts) < 2:
         return title
@@ -104,7 +107,7 @@ def strip_site_name(title: str, site: str | None) -> str:
         named = [part for part in parts if part.lower() != site.lower()]
         if len(named) < len(parts):
             return " - ".join(named) if named else title
-    return max(parts, key=lambda part: len(part.split()))
+    return parts[0]
 
 
 def _agree(heading: str, title: str) -> bool:
@@ -138,8 +141,8 @@ def _author(nodes: list[dict[str, Any]], metas: dict[str, str], tree: lxml.etree
         return "json-ld", ", ".join(dict.fromkeys(names))
     if (found := _first(metas, AUTHOR_METAS)) and (name := author_name(found[1])):
         return f"meta:{found[0]}", name
-    for element in body_of(tree).iterfind(".//*[@itemprop='author']"):
-        named = element.find(".//*[@itemprop='name']")
+    for element in _ITEMPROP_AUTHOR(body_of(tree)):
+        named = next(iter(_ITEMPROP_NAME(element)), None)
         name = (named.get("content") if named is not None else None) or raw_text(
             named if named is not None else element
         )
@@ -164,7 +167,7 @@ def _published(nodes: list[dict[str, Any]], metas: dict[str, str], tree: lxml.et
     for name in DATE_METAS:
         if name in metas and (date := parse_date(metas[name])):
             return f"meta:{name}", date
-    for element in body_of(tree).iterfind(".//*[@itemprop='datePublished']"):
+    for element in _ITEMPROP_PUBLISHED(body_of(tree)):
         if date := _date_in(element):
             return "microdata", date
     heading = headline(body_of(tree))

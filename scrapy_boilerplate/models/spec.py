@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +18,22 @@ def _parse_value(raw: str) -> Any:
         return json.loads(raw)
     except ValueError:
         return raw
+
+
+def _parameter_problem(name: str, params: dict[str, Any], error: TypeError) -> str:
+    """The given parameters model ``name`` does not take, with the ones it takes (the user's next step)."""
+    signature = inspect.signature(get_model_class(name))
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    accepted = [p.name for p in signature.parameters.values() if p.kind in kinds]
+    listed = f"its parameters are {', '.join(accepted)}" if accepted else "it takes no parameters"
+    unknown = [key for key in params if key not in accepted]
+    if not unknown or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
+        return f"{error}; {listed}"
+    hints = []
+    for key in unknown:
+        guess = difflib.get_close_matches(key, accepted, n=1)
+        hints.append(f"{key!r} (did you mean {guess[0]!r}?)" if guess else repr(key))
+    return f"unknown parameter{'s' if len(hints) > 1 else ''} {', '.join(hints)}; {listed}"
 
 
 @dataclass(frozen=True)
@@ -52,4 +70,6 @@ class ModelSpec:
         try:
             return create_model(self.name, **self.params)
         except TypeError as exc:
-            raise ValueError(f"bad parameters for model {self.name!r}: {exc}") from exc
+            raise ValueError(
+                f"bad parameters for model {self.name!r}: {_parameter_problem(self.name, self.params, exc)}"
+            ) from exc

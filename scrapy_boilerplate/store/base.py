@@ -25,8 +25,8 @@ class StoreError(RuntimeError):
     """The store's backend failed (I/O error, connection refused...); the stored data is not at fault.
 
     ``step`` names what failed: ``read``, ``write``, ``delete``, ``list``, ``sample`` (a shared
-    sample's pages or state), ``lock`` (the fit lock) or ``job directory`` (partial samples kept in
-    JOBDIR); the crawl logs each step's first failure.
+    sample's pages or state), ``lock`` (the fit lock), ``connect`` (the store cannot be used at all)
+    or ``job directory`` (partial samples kept in JOBDIR); the crawl logs each step's first failure.
     """
 
     def __init__(self, message: str, step: str = "read") -> None:
@@ -158,6 +158,9 @@ class ModelStore(abc.ABC):
     @abc.abstractmethod
     def _keys(self, spider: str | None) -> Iterable[tuple[str, str]]:
         """(spider, domain) of every stored record, optionally of one spider."""
+
+    def check(self, writing: bool = False) -> None:  # noqa: B027 - a no-op default for stores always usable
+        """Raise :class:`StoreError` saying why the store cannot be read (or, ``writing``, written)."""
 
     def close(self) -> None:  # noqa: B027 - a no-op default that backends with connections override
         """Release connections (nothing to do for most backends)."""

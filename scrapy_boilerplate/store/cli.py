@@ -55,9 +55,16 @@ def add_models_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("file", help="output file, - for standard output")
     load = _action(actions, "import", "read records written by export", common)
     load.add_argument("file", help="input file, - for standard input")
+    load.add_argument(
+        "--force",
+        action="store_true",
+        help="replace stored models even when they were fitted on more pages or later than the imported ones",
+    )
 
 
-def _open(location: str | None, prefix: str | None) -> ModelStore:
+def open_for_command(location: str | None, prefix: str | None) -> ModelStore:
+    """The store a command names (a directory or Redis URL), else the Scrapy project's here; raises
+    ``ValueError`` or ``ImportError`` for a location that cannot name a store."""
     from scrapy_boilerplate.store.factory import open_store, store_from_settings
 
     if location:
@@ -148,19 +155,41 @@ def _lines(file: str) -> Iterator[bytes]:
         yield from (line.rstrip(b"\r\n") for line in handle if line.strip())
 
 
+def _fitted(entry: StoreEntry) -> str:
+    return f"fitted on {entry.pages} pages at {_when(entry.fitted_at)}"
+
+
+def _kept(store: ModelStore, incoming: StoreEntry) -> StoreEntry | None:
+    """The stored model of ``incoming``'s domain when it was fitted on more pages or later, else None."""
+    stored = store.entry(incoming.spider, incoming.domain)
+    if stored is None or (stored.pages <= incoming.pages and stored.fitted_at <= incoming.fitted_at):
+        return None
+    return stored
+
+
 def _import(store: ModelStore, args: argparse.Namespace) -> int:
-    imported = failed = 0
+    imported = failed = kept = 0
     for number, line in enumerate(_lines(args.file), 1):
         try:
-            decode_record(line)
+            incoming = decode_record(line).entry
         except ModelFormatError as exc:
             print(f"models import: line {number} skipped: {exc}", file=sys.stderr)
             failed += 1
             continue
+        stored = None if args.force else _kept(store, incoming)
+        if stored is not None:
+            print(
+                f"models import: line {number} skipped: the stored model of {incoming.spider}/{incoming.domain} "
+                f"({_fitted(stored)}) is kept over the imported one ({_fitted(incoming)}); --force replaces it",
+                file=sys.stderr,
+            )
+            kept += 1
+            continue
         store.put_record(line)
         imported += 1
-    print(f"imported {imported} models into {store.location}" + (f", {failed} skipped" if failed else ""))
-    return 1 if failed else 0
+    skipped = [f"{failed} skipped"] * bool(failed) + [f"{kept} kept as stored"] * bool(kept)
+    print(f"imported {imported} models into {store.location}" + "".join(f", {part}" for part in skipped))
+    return 1 if failed or kept else 0
 
 
 class _output:
@@ -187,11 +216,12 @@ ACTIONS = {"list": _list, "show": _show, "delete": _delete, "export": _export, "
 def run_models(args: argparse.Namespace) -> int:
     """Run one ``models`` sub-command; store failures end with a message and exit status 2."""
     try:
-        store = _open(args.store, args.prefix)
+        store = open_for_command(args.store, args.prefix)
     except (ValueError, ImportError) as exc:
         print(f"models: {exc}", file=sys.stderr)
         return 2
     try:
+        store.check(writing=args.action == "import")  # only an import may make a new directory store
         return ACTIONS[args.action](store, args)
     except (StoreError, ValueError, OSError) as exc:
         print(f"models {args.action}: {exc}", file=sys.stderr)

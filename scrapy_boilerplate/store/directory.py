@@ -43,6 +43,22 @@ class DirectoryStore(ModelStore):
         """The directory path."""
         return str(self.root)
 
+    def check(self, writing: bool = False) -> None:
+        """Raise :class:`StoreError` when the directory is missing (when ``writing``: when it cannot be
+        made) or cannot be read or written."""
+        folder = self.root
+        while writing and not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # the folder the store's directory would be made in
+        if not folder.exists():
+            raise StoreError(f"no model store at {self.root}: the directory does not exist", "connect")
+        if not folder.is_dir():
+            raise StoreError(f"model store {self.root}: {folder} is not a directory", "connect")
+        mode = os.R_OK | os.X_OK | (os.W_OK if writing else 0)
+        if not os.access(folder, mode):
+            raise StoreError(
+                f"model store {self.root}: {folder} is not {'writable' if writing else 'readable'}", "connect"
+            )
+
     def path(self, spider: str, domain: str) -> Path:
         """Where the record of ``domain`` lives."""
         return self.root / file_name(spider) / (file_name(domain) + SUFFIX)

@@ -8,12 +8,16 @@ record removed when the item leaves the pipeline.  Per spider, with ``P`` the ke
 - ``P:held:<spider>:<worker>``: hash, record id -> record (bytes made by the crawl: the item and
   its page);
 - ``P:alive:<spider>:<worker>``: the worker's heartbeat, a key that expires unless renewed;
+- ``P:workers:<spider>``: set of the workers that beat (each joins it with every beat), so a worker
+  that dies is found whether or not it held items;
 - ``P:holders:<spider>``: set of the workers that have recorded items;
 - ``P:taken:<spider>:<worker>``: set of the record ids of ``worker`` that another worker took over
   (kept for ``TAKEN_TTL`` seconds after the last take-over).
 
 A dead worker's fit locks (``P:lock:<spider>:<domain>``, whose token starts with the worker's name)
-are deleted by the worker that finds it dead, so its domains need not wait for the locks' TTL.
+are deleted by the worker that finds it dead among the workers, so its domains need not wait for the
+locks' TTL, and the dead worker leaves the set (a worker that was only stalled joins again with its
+next beat).
 
 A worker whose heartbeat expired is taken for dead: another worker moves its records into its own
 hash, at most ``limit`` at a time, with one Lua script that first checks the heartbeat, so a record
@@ -98,6 +102,10 @@ class HeldItemRecords:
     def _holders(self) -> str:
         return key(self.prefix, "holders", self.spider)
 
+    @property
+    def _workers(self) -> str:
+        return key(self.prefix, "workers", self.spider)
+
     def put(self, record_id: str, data: bytes) -> None:
         """Record one held item (under this worker)."""
         pipe = self.client.pipeline(transaction=True)
@@ -112,10 +120,27 @@ class HeldItemRecords:
         return _OUTCOMES[int(self._run("remove a held item's record", self._remove, keys=keys, args=[record_id]))]
 
     def beat(self, timeout: float) -> None:
-        """Renew this worker's heartbeat for ``timeout`` seconds."""
-        self._run(
-            "renew the heartbeat", self.client.set, self._alive(self.worker), b"1", px=max(int(timeout * 1000), 1)
-        )
+        """Renew this worker's heartbeat for ``timeout`` seconds (and be one of the workers)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(self._alive(self.worker), b"1", px=max(int(timeout * 1000), 1))
+        pipe.sadd(self._workers, self.worker)
+        self._run("renew the heartbeat", pipe.execute)
+
+    def dead_workers(self) -> list[str]:
+        """The other workers whose heartbeat expired, whether or not they hold items."""
+        members = self._run("list the workers", self.client.smembers, self._workers)
+        others = sorted(w for w in map(_text, members) if w != self.worker)
+        if not others:
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        for worker in others:
+            pipe.exists(self._alive(worker))
+        alive = self._run("read heartbeats", pipe.execute)
+        return [worker for worker, beating in zip(others, alive, strict=True) if not beating]
+
+    def forget(self, dead: str) -> None:
+        """``dead`` (whose heartbeat expired, its locks released) is no longer one of the workers."""
+        self._run("forget a dead worker", self.client.srem, self._workers, dead)
 
     def holders(self) -> dict[str, bool]:
         """The other workers that hold recorded items: worker -> whether its heartbeat is alive."""
@@ -151,6 +176,7 @@ class HeldItemRecords:
     def leave(self) -> None:
         """This worker stops: its heartbeat goes, and so does its name if it holds nothing."""
         self._run("end the heartbeat", self.client.delete, self._alive(self.worker))
+        self._run("leave the workers", self.client.srem, self._workers, self.worker)
         if not self._run("count held items", self.client.hlen, self._held(self.worker)):
             self._run("leave the holders", self.client.srem, self._holders, self.worker)
 

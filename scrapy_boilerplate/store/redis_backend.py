@@ -144,6 +144,10 @@ class RedisStore(ModelStore):
         values = self._call("read", self.client.hmget, name, [check_name("domain", d) for d in domains])
         return {domain: int(value) if value is not None else 0 for domain, value in zip(domains, values, strict=False)}
 
+    def check(self, writing: bool = False) -> None:
+        """Raise :class:`StoreError` when the server does not answer."""
+        self._call("connect", self.client.ping)
+
     def close(self) -> None:
         """Close the connection pool."""
         self.client.close()

@@ -15,11 +15,10 @@ class PipelineProbe:
         import scrapy
         from scrapy.utils.test import get_crawler
 
-        from scrapy_boilerplate.crawl.domain import DomainState
+        from scrapy_boilerplate.crawl.events import ModelSource
         from scrapy_boilerplate.crawl.learner import BoilerplateLearner
         from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
         from scrapy_boilerplate.store.record import StoredModel
-        from scrapy_boilerplate.store.sharing import Learned
 
         settings = {"BOILERPLATE_CLEAN_IN_THREAD": False, "BOILERPLATE_HOLD_MAX_BYTES": 1_000_000}
         crawler = get_crawler(settings_dict=settings)
@@ -30,9 +29,9 @@ class PipelineProbe:
         else:
             crawler.stats.open_spider()
         learner = BoilerplateLearner.from_crawler(crawler)
-        learner.domains[domain] = state = DomainState()
-        state.adopt(Learned.from_stored(StoredModel.new("fuzz", domain, model, 1)))
-        self.pipeline = BoilerplatePipeline(learner)
+        learner.book.open(domain)
+        learner.route(learner.book.adopt(domain, StoredModel.new("fuzz", domain, model, 1), ModelSource.STORED))
+        self.pipeline = BoilerplatePipeline(learner.item_steps)
         self.url = f"http://{domain}/item"
         self.model = model
 

@@ -16,7 +16,7 @@ from scrapy_boilerplate.testing.synthetic import SyntheticPage, make_site
 LOOPBACK = "127.0.0.1"
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class QuietHandler(SimpleHTTPRequestHandler):
     """Static files, without a log line per request."""
 
     def log_message(self, format: str, *args: Any) -> None:  # the stdlib's name
@@ -25,14 +25,15 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve_directory(
-    root: str | Path, port: int = 0, handler_class: type[SimpleHTTPRequestHandler] = _QuietHandler
+    root: str | Path, port: int = 0, handler_class: Callable[..., SimpleHTTPRequestHandler] = QuietHandler
 ) -> Iterator[str]:
     """Serve ``root`` on the loopback address in a background thread; yields the base URL.
 
-    ``handler_class`` (a ``SimpleHTTPRequestHandler``) answers the requests: tests serve pages
-    compressed or redirected with one."""
-    handler = functools.partial(handler_class, directory=str(root))
-    server = ThreadingHTTPServer((LOOPBACK, port), handler)
+    ``handler_class`` answers the requests: a ``SimpleHTTPRequestHandler`` subclass (or a factory of
+    one, such as a ``functools.partial`` of it), given ``directory=root``.  Tests serve pages compressed
+    or redirected with one, the fault benchmark serves errors and cut connections.
+    """
+    server = ThreadingHTTPServer((LOOPBACK, port), functools.partial(handler_class, directory=str(root)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name=f"serve {root}", daemon=True)
     thread.start()

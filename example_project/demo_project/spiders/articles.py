@@ -1,4 +1,4 @@
-"""Crawl article pages from one or more seed URLs; each item keeps the page HTML for cleaning."""
+"""Crawl article pages from one or more seed URLs; each item is cleaned from the response that yielded it."""
 
 from __future__ import annotations
 
@@ -25,6 +25,6 @@ class ArticlesSpider(scrapy.Spider):
     def parse(self, response: Response) -> Iterator[Any]:
         if not isinstance(response, TextResponse):
             return  # a PDF, an image, an archive: no page and no links
-        # scrapy-boilerplate reads "html" and "url" and writes "text" and "boilerplate_model".
-        yield {"url": response.url, "html": response.text}
+        # scrapy-boilerplate cleans the item from this response and writes "text" and "boilerplate_model".
+        yield {"url": response.url, "title": response.css("title::text").get()}
         yield from response.follow_all(css="a[href*='/article/']")

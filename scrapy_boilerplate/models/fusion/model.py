@@ -130,10 +130,10 @@ class FusionModel(SiteModel):
         total = len(BLOCK_SEPARATOR.join(block.text for block in blocks))
         explained = partial(decisions, page, scored, weights.trees, weights.names)
         scored_blocks = scored.probability[scored.rules.undecided] if scored.rules.any else scored.probability
-        score = float(scored_blocks.max()) if len(scored_blocks) else 0.0
+        best = float(scored_blocks.max()) if len(scored_blocks) else 0.0
         coverage = scored.rules.coverage if self.rules_.active else None
         return CleanedPage(
-            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), score, explained, coverage
+            text, partial(kept_blocks_html, page.body, kept), self.name, total, len(text), best, explained, coverage
         )
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, Any]]:

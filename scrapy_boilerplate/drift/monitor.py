@@ -2,7 +2,7 @@
 
 Per domain the monitor keeps the last ``window`` pages' *removed share* (text the model cut) and
 *unseen share* (text in template regions the sample never showed, see
-:mod:`~scrapy_boilerplate.store.fingerprint`).  When a full window's mean departs from the
+:mod:`~scrapy_boilerplate.drift.fingerprint`).  When a full window's mean departs from the
 fit-time baseline by more than ``tolerance`` (removed share either way, unseen share upwards),
 the domain has drifted: the crawl re-samples and re-fits while the old model keeps cleaning.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from scrapy_boilerplate.drift.fingerprint import Fingerprint
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.store.fingerprint import Fingerprint
 from scrapy_boilerplate.store.record import Baseline
 
 DEFAULT_WINDOW = 20  # pages: enough that one odd page (a gallery, an index) does not trip it
