@@ -19,6 +19,7 @@ pytestmark = pytest.mark.slow  # real crawls, each in its own process
 
 SITE_MODEL = "test_common_blocks"
 FALLBACK = f"{DEFAULT_FALLBACK_MODEL} (fallback)"
+SINGLE_PAGE = f"{DEFAULT_FALLBACK_MODEL} (single page)"  # a template without a fit: no failure
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,7 @@ def test_a_site_smaller_than_the_sample_ends_by_itself_with_the_fallback(sites, 
     opted_out = [item for item in result.items if item["url"].endswith("/article/3.html")]
     assert "text" not in opted_out[0] and result.stats[keys.ITEMS_SKIPPED.format(reason="opt_out")] == 1
     cleaned = [item for item in result.items if item not in opted_out]
-    assert {item["boilerplate_model"] for item in cleaned} == {FALLBACK}
+    assert {item["boilerplate_model"] for item in cleaned} == {SINGLE_PAGE}
     assert all(first_paragraph(sites["gold"][item["url"]]) in item["text"] for item in cleaned)
     assert result.stats[keys.DOMAINS_FALLBACK] == 1
     assert result.stats[keys.ITEMS_RELEASED.format(reason="sample_not_filled")] == len(cleaned)
@@ -120,12 +121,14 @@ def test_three_interleaved_sites_each_get_their_own_model(sites, tmp_path):
         name: Counter(item["boilerplate_model"] for item in result.items if item["url"].startswith(sites[name]))
         for name in ("big", "mid", "small")
     }
-    assert by_site == {"big": {SITE_MODEL: 100}, "mid": {SITE_MODEL: 40}, "small": {FALLBACK: 8}}
+    assert by_site == {"big": {SITE_MODEL: 100}, "mid": {SITE_MODEL: 40}, "small": {SINGLE_PAGE: 8}}
     assert result.stats[keys.MODELS_FITTED] == 2
     assert result.log.count(f"fitted {SITE_MODEL} for") == 2
 
 
-def test_items_whose_domain_stalls_past_the_deadline_go_on_with_the_fallback(sites, tmp_path):
+def test_items_whose_sample_stalls_past_the_deadline_go_on_with_the_single_page_model(sites, tmp_path):
+    """No failure: the template's items go on without waiting until its sample fills, then its fit
+    cleans the pages after it."""
     result = run_crawl(
         tmp_path,
         [sites["mid"] + SEED_PATH],
@@ -140,7 +143,9 @@ def test_items_whose_domain_stalls_past_the_deadline_go_on_with_the_fallback(sit
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 40)
     models = Counter(item["boilerplate_model"] for item in result.items)
-    assert models[FALLBACK] == result.stats[keys.ITEMS_RELEASED.format(reason="deadline")] >= 1
+    single_page = {k: v for k, v in result.stats.items() if k.startswith(keys.ITEMS_SINGLE_PAGE.format(reason=""))}
+    assert models[SINGLE_PAGE] == sum(single_page.values()) >= 1 and keys.ITEMS_FALLBACK not in result.stats
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="sample_stalled")] >= 1
     assert models[SITE_MODEL] >= 20  # pages after the fit
     assert result.stats[keys.MODELS_FITTED] == 1
 
@@ -256,7 +261,7 @@ def test_non_html_empty_and_huge_bodies_pass_untouched(odd_site, tmp_path):
     for name in ("image.png", "doc.pdf", "data.json", "empty.html", "big.html"):
         assert "text" not in items[name] and "boilerplate_model" not in items[name], name
     assert items["big.html"]["size"] > 20_000_000 and len(items["big.html"]["html"]) > 20_000_000
-    assert items["index.html"]["boilerplate_model"] == FALLBACK
+    assert items["index.html"]["boilerplate_model"] == SINGLE_PAGE
     assert result.stats[keys.SAMPLE_SKIPPED.format(reason="non_html")] == 3
     assert result.stats[keys.SAMPLE_SKIPPED.format(reason="empty")] == 1
     assert result.stats[keys.SAMPLE_SKIPPED.format(reason="too_large")] == 1
@@ -318,7 +323,7 @@ def test_each_entry_of_a_listing_page_gets_the_page_text(sites, tmp_path):
     assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
 
 
-def test_the_fallback_is_explained_once_per_domain(sites, tmp_path):
+def test_a_site_too_small_for_a_sample_is_explained_once_and_is_no_failure(sites, tmp_path):
     seeds = [sites[name] + SEED_PATH for name in ("mid", "small")]
     result = run_crawl(
         tmp_path,
@@ -326,13 +331,12 @@ def test_the_fallback_is_explained_once_per_domain(sites, tmp_path):
         settings={"BOILERPLATE_MODEL": SITE_MODEL, "BOILERPLATE_SAMPLE_SIZE": 10, "CONCURRENT_REQUESTS": 4},
     )
     small = sites["small"].split("//")[1]
-    warnings = [line for line in result.log.splitlines() if "WARNING" in line and "boilerplate:" in line]
-    assert len(warnings) == 1, warnings
-    assert f"items of {small} are cleaned by the fallback {DEFAULT_FALLBACK_MODEL}" in warnings[0]
-    assert "(sample_not_filled)" in warnings[0] and "BOILERPLATE_SAMPLE_SIZE" in warnings[0]
-    assert result.stats[keys.ITEMS_FALLBACK_REASON.format(reason="sample_not_filled")] == 8
-    # the stats keep the fallback's items apart from the site model's, as the summary line does
-    assert result.stats[keys.ITEMS_CLEANED.format(model=SITE_MODEL)] == 40 and result.stats[keys.ITEMS_FALLBACK] == 8
+    assert not [line for line in result.log.splitlines() if "WARNING" in line and "boilerplate:" in line]
+    told = [line for line in result.log.splitlines() if f"pages of {small} are cleaned by the single-page" in line]
+    assert len(told) == 1 and "INFO" in told[0] and "(sample_not_filled)" in told[0], told
+    assert result.stats[keys.ITEMS_SINGLE_PAGE.format(reason="sample_not_filled")] == 8
+    # the stats keep the single-page model's items apart from the site model's, as the summary line does
+    assert result.stats[keys.ITEMS_CLEANED.format(model=SITE_MODEL)] == 40 and keys.ITEMS_FALLBACK not in result.stats
     assert keys.ITEMS_CLEANED.format(model=DEFAULT_FALLBACK_MODEL) not in result.stats
     summary = [line for line in result.log.splitlines() if "items cleaned (" in line]
     assert len(summary) == 1 and "INFO" in summary[0]

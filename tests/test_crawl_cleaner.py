@@ -9,6 +9,7 @@ import pytest
 from helpers.crawl_harness import run_crawl
 from helpers.crawl_models import CommonBlocks
 
+from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.cleaner import TIMED_EVERY, WARMUP_CLEANS, Cleaner
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.testing.localsite import SEED_PATH, serve_directory, write_linked_site
@@ -26,7 +27,8 @@ def site(tmp_path_factory):
 
 
 def cleaning_threads(tmp_path, seed: str, **settings) -> Counter:
-    """Crawl with the thread-reporting model; how many items each kind of thread cleaned."""
+    """Crawl with the thread-reporting model; how many items each kind of thread cleaned (and, as
+    ``held``, how many items waited for the fit)."""
     result = run_crawl(
         tmp_path,
         [seed],
@@ -36,15 +38,19 @@ def cleaning_threads(tmp_path, seed: str, **settings) -> Counter:
     lines = [
         item["text"].rsplit("\n", 1)[-1] for item in result.items if item["boilerplate_model"] == "test_thread_reporter"
     ]
-    return Counter("reactor" if line == "cleaned in MainThread" else "pool" for line in lines)
+    threads = Counter("reactor" if line == "cleaned in MainThread" else "pool" for line in lines)
+    threads["held"] = result.stats.get(keys.ITEMS_HELD, 0)
+    return threads
 
 
 @pytest.mark.slow
 def test_a_fast_model_moves_to_the_reactor_thread_after_its_warm_up(site, tmp_path):
     threads = cleaning_threads(tmp_path, site, CONCURRENT_REQUESTS=1)
-    # The 10 sampled pages are cleaned with the fit (in the pool), then WARMUP_CLEANS more are timed there;
-    # items that waited for the fit start together, so a few more may go to the pool before the timing is in.
-    assert threads["reactor"] >= PAGES - 10 - 2 * WARMUP_CLEANS
+    # The 10 sampled pages are cleaned with the fit (in the pool), then WARMUP_CLEANS more are timed there.
+    # Items that waited for the fit start together, before any timing is in: all go to the pool, and
+    # there are more of them the longer the fit takes (on a loaded machine, a dozen beyond the sample).
+    waited = max(threads["held"], 10)
+    assert threads["reactor"] >= PAGES - waited - 2 * WARMUP_CLEANS, threads
     assert threads["pool"] >= 10 + WARMUP_CLEANS
 
 

@@ -41,9 +41,9 @@ def urls(base: str, n: int = N_PAGES) -> list[str]:
     return article_urls(base, n)
 
 
-def assert_cleaned_by_site_model(items: list[dict], gold: dict) -> None:
+def assert_cleaned_by_site_model(items: list[dict], gold: dict, model: str = MODEL) -> None:
     """Every item was cleaned by the site model (no fallback), keeping the article and dropping the template."""
-    assert Counter(item["boilerplate_model"] for item in items) == {MODEL: len(items)}
+    assert Counter(item["boilerplate_model"] for item in items) == {model: len(items)}
     for item in items:
         page = gold[item["url"]]
         assert page.article_text.split("\n\n")[1][:80] in item["text"]
@@ -165,6 +165,9 @@ DRIFT_SETTINGS = {
     "BOILERPLATE_DRIFT_WINDOW": 6,
     "BOILERPLATE_DRIFT_EVERY": 1,
     "CONCURRENT_REQUESTS": 1,
+    # one template per domain: grouped by template, the redesigned pages are a new template with a fit
+    # of its own (see test_crawl_templates), and no model of the old one would see them drift
+    "BOILERPLATE_MAX_TEMPLATES": 1,
 }
 
 
@@ -194,6 +197,27 @@ def test_a_template_change_halfway_triggers_one_refit(tmp_path, stalled):
     entry = DirectoryStore(tmp_path / "m").list()[0]
     assert entry.generation == 1  # the stored model is the re-fitted one
     assert "changed its template" in result.log and "re-fitted" in result.log
+
+
+def test_a_template_change_drops_the_rules_coverage_and_triggers_one_refit(tmp_path):
+    """A model whose cleans say how much of the page its rules covered: its sample needs no fingerprint,
+    and the redesigned pages, which its rules cover poorly, are the template change."""
+    root = tmp_path / "drifting"
+    pages = redesigned_site(root)
+    settings = {**DRIFT_SETTINGS, "BOILERPLATE_MODEL": "test_rule_blocks", "BOILERPLATE_STORE": str(tmp_path / "m")}
+    with serve_directory(root) as base:
+        result = start_crawl(tmp_path / "out", urls(base, 70), settings, follow="^$").result()
+    assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
+    assert result.stats.get(keys.DRIFT_DETECTED) == 1, result.log[-6000:]
+    assert result.stats.get(keys.MODELS_REFITTED) == 1 and result.stats.get(keys.MODELS_FITTED) == 2
+    (change,) = [line for line in result.log.splitlines() if "changed its template" in line]
+    assert "its rules cover" in change, change
+    assert len(result.items) == 70 and keys.ITEMS_FALLBACK not in result.stats
+    gold = {f"{base}/article/{i}.html": page for i, page in enumerate(pages)}
+    assert_cleaned_by_site_model(result.items, gold, "test_rule_blocks")
+    (entry,) = DirectoryStore(tmp_path / "m").list()
+    assert entry.generation == 1 and entry.baseline.coverage > 0.9  # fitted on the new template's pages
+    assert entry.baseline.signatures == frozenset()  # no sample fingerprint: the coverage told
 
 
 def test_a_refit_still_running_when_the_crawl_ends_is_finished_and_stored(tmp_path):

@@ -35,6 +35,7 @@ SETTINGS = {
     # Short enough that a stalled fit fails the test in seconds, long enough never to be reached
     # by a crawl whose fits run (these take about a second).
     "BOILERPLATE_HOLD_TIMEOUT": 15.0,
+    "BOILERPLATE_MAX_TEMPLATES": 1,  # a domain's record is the store's unit here: one per domain
 }
 DEADLINE_RELEASES = keys.ITEMS_RELEASED.format(reason=FallbackReason.DEADLINE.key)
 

@@ -50,16 +50,17 @@ class ItemCleaning:
     def __init__(
         self,
         cleaner: Cleaner,
-        fallback: SiteModel,
+        fallback_for: Callable[[SiteKey], SiteModel],
         sample_cleans: SampleCleans,
         drift: DriftWatch,
         resample: Callable[[SiteKey, str, str, Response | None], None],
         stats: Any,
     ) -> None:
-        """``resample(key, url, html, response)`` offers a page cleaned by ``key``'s model to the
-        site's new sample when it samples again after a template change."""
+        """``fallback_for(key)``: the single-page model of ``key``'s domain; ``resample(key, url, html,
+        response)`` offers a page cleaned by ``key``'s model to the site's new sample when it samples
+        again after a template change."""
         self.cleaner = cleaner
-        self.fallback = fallback
+        self.fallback_for = fallback_for
         self.sample_cleans = sample_cleans
         self.drift = drift
         self.resample = resample
@@ -82,7 +83,7 @@ class ItemCleaning:
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
         """The clean (see the module docstring); the fallback's reason is the item's own, else the clean's."""
-        cleaner = model or self.fallback
+        cleaner = model or self.fallback_for(key)
         if model is not None:
             kept = self.sample_cleans.take(key, page.url, page.html)
             if kept is not None:
@@ -99,24 +100,28 @@ class ItemCleaning:
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
         """Clean the page now (measured for drift when due), the prose rescue read from the tree it parsed."""
-        parsed = Page(page.html, page.url)
+        parsed = page.parsed or Page(page.html, page.url)
         if model is not None and (fingerprint := self.drift.due(key, model)):
             cleaned, reason = await self._measure(key, model, fingerprint, parsed)
         else:
-            cleaned, reason = await self._clean(model, parsed, reason)
+            cleaned, reason = await self._clean(key, model, parsed, reason)
+            if model is not None and reason is None and cleaned is not None:
+                self.drift.covered(key, model, cleaned)  # a model with rules: its coverage tells drift
         return self._rescued(cleaned, reason, page, parsed) if cleaned is not None else None
 
     async def _clean(
-        self, model: SiteModel | None, page: Page, reason: FallbackReason | None
+        self, key: SiteKey, model: SiteModel | None, page: Page, reason: FallbackReason | None
     ) -> tuple[CleanedPage | None, FallbackReason | None]:
-        """Clean with ``model`` (None: the fallback); a failing site model falls back, then gives up.
+        """Clean with ``model`` (None: the fallback of ``key``'s domain); a failing site model falls
+        back, then gives up.
 
         Returns the cleaned page (None when every model failed) and, if the fallback made it, why."""
+        fallback = self.fallback_for(key)
         candidates = [model] if model is not None else []
-        for candidate in [*candidates, self.fallback]:
+        for candidate in [*candidates, fallback]:
             try:
                 cleaned = await self.cleaner.clean(candidate, page)
-                return cleaned, reason if candidate is self.fallback else None
+                return cleaned, reason if candidate is fallback else None
             except Exception as exc:  # degrade, never crash: the item goes on
                 self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
                 logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, page.url, exc)
@@ -130,7 +135,7 @@ class ItemCleaning:
         try:
             cleaned, unseen = await self.cleaner.run(model, clean_and_measure, model, page, fingerprint)
         except Exception:  # _clean retries, counts and falls back as for any item
-            return await self._clean(model, page, None)
+            return await self._clean(key, model, page, None)
         self.drift.observe(key, model, cleaned.removed_share, unseen)
         return cleaned, None
 

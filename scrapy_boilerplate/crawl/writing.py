@@ -13,6 +13,7 @@ from scrapy_boilerplate.crawl.fallback import FallbackReport
 from scrapy_boilerplate.crawl.item_cleaning import CleanedItem
 from scrapy_boilerplate.crawl.itemfields import ItemFields
 from scrapy_boilerplate.crawl.itempages import ItemPage
+from scrapy_boilerplate.crawl.templating import key_domain
 from scrapy_boilerplate.metadata import FIELDS as METADATA_FIELDS
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
@@ -20,11 +21,14 @@ from scrapy_boilerplate.records import extra_fields
 from scrapy_boilerplate.rescue import RESCUE_MARK
 
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
+SINGLE_PAGE_MARK = " (single page)"  # the same, where the page's template has no fit: no failure
 
 
 def _page_of(page: ItemPage, names: list[str]) -> Page:
     """The page the metadata is read from (parsed only when a metadata field is asked for)."""
-    return Page(page.html, page.url) if any(name in METADATA_FIELDS for name in names) else Page("", page.url)
+    if not any(name in METADATA_FIELDS for name in names):
+        return Page("", page.url)
+    return page.parsed or Page(page.html, page.url)  # the tree parsed to tell the page's template, if it was
 
 
 class ItemWriter:
@@ -39,7 +43,8 @@ class ItemWriter:
         """Write ``item``'s clean of ``page`` into the item of ``adapter`` (of site ``key``), count it,
         report a fallback."""
         cleaned, reason = item.cleaned, item.reason
-        label = cleaned.model + (FALLBACK_MARK if reason is not None else "") + (RESCUE_MARK if item.rescued else "")
+        mark = "" if reason is None else FALLBACK_MARK if reason.failure else SINGLE_PAGE_MARK
+        label = cleaned.model + mark + (RESCUE_MARK if item.rescued else "")
         values: dict[str, Any] = {self.config.text_field: cleaned.text}
         if self.config.cleaned_html_field:
             values[self.config.cleaned_html_field] = cleaned.html
@@ -54,7 +59,7 @@ class ItemWriter:
             self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
         self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
         self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
-        self.report.cleaned(label, key, reason)
+        self.report.cleaned(label, key_domain(key), reason)
 
     def _record_values(self, cleaned: CleanedPage, page: ItemPage) -> dict[str, Any]:
         """The Markdown, metadata and page type fields asked for, by item field; each counted as
