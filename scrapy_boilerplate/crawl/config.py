@@ -72,7 +72,7 @@ SETTINGS: dict[str, SettingDoc] = {
         None, "Item field that receives the page's declared language (unset: not written)."
     ),
     "BOILERPLATE_PAGE_TYPE_FIELD": SettingDoc(
-        None, "Item field that receives the page's type, where the model tells one (unset: not written)."
+        None, "Item field that receives the page's type, article to no_content (unset: not written)."
     ),
     "BOILERPLATE_MODEL_FIELD": SettingDoc(
         "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."

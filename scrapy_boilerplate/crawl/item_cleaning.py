@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from scrapy.http import Response
@@ -29,6 +30,7 @@ from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
 from scrapy_boilerplate.drift import DriftWatch, Fingerprint, clean_and_measure
 from scrapy_boilerplate.models.base import CleanedPage, SiteModel
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.pagetype.tell import tell_page_type
 from scrapy_boilerplate.rescue import MIN_WORDS, prose_rescue
 
 logger = logging.getLogger(__name__)
@@ -99,7 +101,8 @@ class ItemCleaning:
     async def _fresh(
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
-        """Clean the page now (measured for drift when due), the prose rescue read from the tree it parsed."""
+        """Clean the page now (measured for drift when due), the prose rescue read from the tree it
+        parsed, and the page's type told from that tree if an item field asks for it."""
         parsed = page.parsed or Page(page.html, page.url)
         if model is not None and (fingerprint := self.drift.due(key, model)):
             cleaned, reason = await self._measure(key, model, fingerprint, parsed)
@@ -107,7 +110,10 @@ class ItemCleaning:
             cleaned, reason = await self._clean(key, model, parsed, reason)
             if model is not None and reason is None and cleaned is not None:
                 self.drift.covered(key, model, cleaned)  # a model with rules: its coverage tells drift
-        return self._rescued(cleaned, reason, page, parsed) if cleaned is not None else None
+        if cleaned is None:
+            return None
+        item = self._rescued(cleaned, reason, page, parsed)
+        return replace(item, cleaned=item.cleaned.with_page_type(partial(tell_page_type, parsed)))
 
     async def _clean(
         self, key: SiteKey, model: SiteModel | None, page: Page, reason: FallbackReason | None

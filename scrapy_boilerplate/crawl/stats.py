@@ -24,6 +24,7 @@ ITEMS_RESCUED = "boilerplate/items/rescued"  # the model kept almost nothing: th
 ITEMS_SKIPPED = "boilerplate/items/skipped/{reason}"  # opt_out, no_html, not_html, too_large, undeclared_field
 # markdown, title, author, published, language, page_type: written, or empty (the page states none)
 FIELDS = "boilerplate/fields/{field}/{outcome}"
+PAGE_TYPES = "boilerplate/page_types/{type}"  # items of each page type (when its field is set)
 CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
 REMOVED_SHARE = "boilerplate/removed_share"
@@ -63,6 +64,7 @@ ALL_KEYS: tuple[str, ...] = (
     ITEMS_RESCUED,
     ITEMS_SKIPPED,
     FIELDS,
+    PAGE_TYPES,
     CHARS_TOTAL,
     CHARS_REMOVED,
     REMOVED_SHARE,

@@ -24,9 +24,11 @@ FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
 SINGLE_PAGE_MARK = " (single page)"  # the same, where the page's template has no fit: no failure
 
 
-def _page_of(page: ItemPage, names: list[str]) -> Page:
-    """The page the metadata is read from (parsed only when a metadata field is asked for)."""
-    if not any(name in METADATA_FIELDS for name in names):
+def _page_of(page: ItemPage, names: list[str], cleaned: CleanedPage) -> Page:
+    """The page the metadata and the page type are read from (parsed only when a metadata field is
+    asked for, or the page type and the clean does not carry it)."""
+    wants_type = "page_type" in names and not cleaned.has_page_type
+    if not wants_type and not any(name in METADATA_FIELDS for name in names):
         return Page("", page.url)
     return page.parsed or Page(page.html, page.url)  # the tree parsed to tell the page's template, if it was
 
@@ -65,10 +67,12 @@ class ItemWriter:
         """The Markdown, metadata and page type fields asked for, by item field; each counted as
         written or empty (None: the page states no such thing)."""
         names = [name for name, _ in self.config.record_fields]
-        found = extra_fields(_page_of(page, names), cleaned, names)
+        found = extra_fields(_page_of(page, names, cleaned), cleaned, names)
         values: dict[str, Any] = {}
         for name, field in self.config.record_fields:
             value = found.get(name)
             values[field] = value
             self.stats.inc_value(keys.FIELDS.format(field=name, outcome="written" if value is not None else "empty"))
+        if found.get("page_type") is not None:
+            self.stats.inc_value(keys.PAGE_TYPES.format(type=found["page_type"]))
         return values
