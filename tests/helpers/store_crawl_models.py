@@ -1,11 +1,11 @@
-"""A test-only site model whose fitted state persists, and a way to make one process's fit hang."""
+"""A test-only site model whose fitted state persists, and ways to make one process's fit kill it or take long."""
 
 from __future__ import annotations
 
 import os
+import signal
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,24 +14,23 @@ from helpers.crawl_models import CommonBlocks
 from scrapy_boilerplate.models.base import CleanedPage, ModelFormatError
 from scrapy_boilerplate.page import Page
 
-# In a process with this variable set, fitting writes that file and then hangs (to be killed).
-HANG_ENV = "BOILERPLATE_TEST_HANG_FIT"
+# A process with this variable set kills itself (SIGKILL) when it starts fitting: a worker that dies
+# mid-fit, holding the fit lock.
+DIE_IN_FIT_ENV = "BOILERPLATE_TEST_DIE_IN_FIT"
 # In a process with this variable set, each fit first spends that many seconds of CPU: the crawl
 # then runs its fits in the thread pool, as it does a slow model's.
 SLOW_FIT_ENV = "BOILERPLATE_TEST_FIT_CPU_SECONDS"
 
 
 class StoredBlocks(CommonBlocks):
-    """:class:`CommonBlocks` whose state (the set of template texts) persists, and can hang in fit
-    or be slow to fit."""
+    """:class:`CommonBlocks` whose state (the set of template texts) persists, and can die in fit or
+    be slow to fit."""
 
     name = "test_stored_blocks"
 
     def _fit(self, pages: list[Page]) -> None:
-        marker = os.environ.get(HANG_ENV)
-        if marker:
-            Path(marker).write_text(str(os.getpid()))
-            time.sleep(600)
+        if os.environ.get(DIE_IN_FIT_ENV):
+            os.kill(os.getpid(), signal.SIGKILL)
         busy_until = time.thread_time() + float(os.environ.get(SLOW_FIT_ENV, "0"))
         while time.thread_time() < busy_until:
             pass
