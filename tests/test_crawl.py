@@ -166,7 +166,9 @@ def test_items_wait_past_the_timeout_while_their_domain_keeps_filling_its_sample
     assert result.stats.get("finish_reason") == "finished"
     assert_exactly_once(result, 40)
     assert {item["boilerplate_model"] for item in result.items} == {SITE_MODEL}
-    assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] >= 19
+    # every item that waited (how many did depends on the engine's order) went on with the site's model
+    assert result.stats[keys.ITEMS_HELD] > 0
+    assert result.stats[keys.ITEMS_RELEASED.format(reason="model")] == result.stats[keys.ITEMS_HELD]
 
 
 def test_a_failing_fit_falls_back_once_and_the_crawl_goes_on(sites, tmp_path):

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import scrapy
 from helpers.linked_site import article_urls, served_linked_site
 from helpers.signal_stats import signal_at, wait_until_stopped
 from helpers.store_crawl_models import DIE_IN_FIT_ENV
@@ -25,6 +26,13 @@ pytestmark = pytest.mark.slow  # real crawls against a Redis server
 
 MODEL = "test_stored_blocks"
 N_PAGES = 40
+
+
+OLD_SCRAPY_SCRAPES_LATE = pytest.mark.skipif(
+    scrapy.version_info < (2, 14),
+    reason="Scrapy 2.13 scrapes a page's items well after its download: too few items wait before the sample "
+    "fills for the signal these tests stop the worker at",
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +71,7 @@ def exported(out: Path) -> list[dict]:
     return items
 
 
+@OLD_SCRAPY_SCRAPES_LATE
 def test_a_killed_workers_waiting_items_come_out_of_the_other_worker_once(site, tmp_path, redis_crawl, client):
     base, gold = site
     prefix = redis_crawl["BOILERPLATE_STORE_PREFIX"]
@@ -91,6 +100,7 @@ def test_a_killed_workers_waiting_items_come_out_of_the_other_worker_once(site, 
     assert held_records(client, prefix) == {}  # every record went with its item
 
 
+@OLD_SCRAPY_SCRAPES_LATE
 def test_a_stalled_worker_whose_items_were_taken_over_drops_its_copies(site, tmp_path, redis_crawl, client):
     prefix = redis_crawl["BOILERPLATE_STORE_PREFIX"]
     base, _ = site

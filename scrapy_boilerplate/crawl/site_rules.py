@@ -20,7 +20,6 @@ from scrapy_boilerplate.crawl.domain import domain_of
 from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.templating import key_domain
 from scrapy_boilerplate.models.base import SiteModel
-from scrapy_boilerplate.models.fusion.siterules.selectors import PinnedRules
 from scrapy_boilerplate.models.spec import ModelSpec
 
 PINNED_PARAMETER = "pinned"
@@ -40,6 +39,9 @@ def read_site_rules(value: Any) -> SiteRulesSetting:
             raise ValueError(f"cannot read the site rules file: {exc}") from None
     if not isinstance(value, Mapping):
         raise ValueError("must map each domain to {'content': [...], 'boilerplate': [...]}, or name a JSON file")
+    # imported here: fusion's package loads numpy, which a crawl without pinned selectors never needs
+    from scrapy_boilerplate.models.fusion.siterules.selectors import PinnedRules
+
     rules: SiteRulesSetting = {}
     for domain, selectors in value.items():
         if not isinstance(domain, str) or not domain.strip() or not isinstance(selectors, Mapping):

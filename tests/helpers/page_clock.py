@@ -32,6 +32,9 @@ class PageClockLearner(BoilerplateLearner):
         learner = super().from_crawler(crawler)
         assert isinstance(learner, PageClockLearner)
         step = crawler.settings.getfloat(STEP_SETTING)
+        # a fit takes no site time on this clock: it runs on the reactor thread (as a short fit does), so
+        # no page comes, and no item's deadline passes, while it runs
+        learner.fit_runner.per_page = 0.0
 
         def page_came(**_: Any) -> None:
             learner.page_clock.advance(step)
