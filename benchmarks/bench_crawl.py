@@ -2,7 +2,7 @@
 readability-lxml item pipeline, on the same pages in the same run.
 
 ``python benchmarks/bench_crawl.py DRAGNET_DIR [--cases 4-sites,40-sites-c16,...] [--modes off,plugin,...]
-[--model SPEC] [--repeat N] [--set NAME=VALUE]``
+[--model SPEC] [--repeat N] [--set NAME=VALUE] [--wcxb WCXB_DIR]``
 
 The pages are the data set's, read by path and served by one local HTTP server that every crawl
 reaches as its proxy, so each site has a domain of its own (``s12.bench``) and a front page linking
@@ -15,7 +15,10 @@ Modes: ``off`` (no cleaning), ``plugin`` (the add-on with ``--model``, default t
 ``plugin:SPEC`` (the add-on with model SPEC, e.g. ``plugin:style_tree``: several models in one run),
 ``noop`` (the add-on with a model that does nothing: the plumbing alone), ``fields`` (the add-on
 with every record field on: Markdown, title, author, date, language, page type; not run unless
-named), ``trafilatura``, ``readability``.  Cases are named in CASES.
+named), ``trafilatura``, ``readability``.  Cases are named in CASES.  The ``hosts`` case serves each
+site home page first, then section pages, then the leaf pages that yield the items
+(:mod:`bench_crawl_hosts`; WCXB's multi-page hosts too with ``--wcxb``, an unpacked copy) and scores
+the items against the gold.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_crawl_hosts import UNFITTED_MARKS, offline_f1, score_items  # noqa: E402
 from bench_crawl_server import serve_sites  # noqa: E402
 
 STARTPROJECT = {"ROBOTSTXT_OBEY": True, "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DOWNLOAD_DELAY": 1}
@@ -51,6 +55,8 @@ class Case:
     settings: dict[str, Any] = field(default_factory=dict)
     plugin_settings: dict[str, Any] = field(default_factory=dict)
     reuse_sites: bool = False  # more domains than the data set has sites: domains share sites' pages
+    layout: str = "flat"  # "hosts": home page, section pages, leaf pages (see bench_crawl_hosts)
+    min_leaves: int = 3  # hosts layout: WCXB hosts with at least this many leaf pages
 
 
 CASES: dict[str, Case] = {
@@ -60,6 +66,9 @@ CASES: dict[str, Case] = {
     "40-sites-c64": Case(40, 6, 30, {"CONCURRENT_REQUESTS": 64, "CONCURRENT_REQUESTS_PER_DOMAIN": 8}),
     "40-sites-startproject": Case(40, 6, 30, dict(STARTPROJECT)),
     "broad-300x6": Case(300, 6, 6, {"CONCURRENT_REQUESTS": 16}, {"BOILERPLATE_SAMPLE_SIZE": 5}, reuse_sites=True),
+    "broad-600x6": Case(600, 6, 6, {"CONCURRENT_REQUESTS": 16}, {"BOILERPLATE_SAMPLE_SIZE": 5}, reuse_sites=True),
+    "broad-1200x6": Case(1200, 6, 6, {"CONCURRENT_REQUESTS": 16}, {"BOILERPLATE_SAMPLE_SIZE": 5}, reuse_sites=True),
+    "hosts": Case(40, 6, 30, {"CONCURRENT_REQUESTS": 16}, layout="hosts"),
 }
 MODES = ("off", "plugin", "noop", "trafilatura", "readability")
 
@@ -111,19 +120,28 @@ def peer_pipeline(name: str) -> type:
     return PeerPipeline
 
 
-def bench_spider(fronts: list[str], html_in_item: bool) -> type:
-    """Front page of each site (not cleaned) -> its pages -> one ``{"url", "title"}`` item each."""
+def bench_spider(fronts: list[str], html_in_item: bool, layout: str = "flat") -> type:
+    """Front page of each site (not cleaned) -> its pages -> one ``{"url", "title"}`` item each.  The
+    hosts layout: home page -> section pages (and the host's other pages) -> leaf pages, all crawled
+    as any page, items from the leaf pages only."""
     import scrapy
+
+    front_meta = {} if layout == "hosts" else {"dont_clean_boilerplate": True}
 
     class BenchSpider(scrapy.Spider):
         name = "bench"
 
         async def start(self):
             for url in fronts:
-                yield scrapy.Request(url, callback=self.parse_front, meta={"dont_clean_boilerplate": True})
+                yield scrapy.Request(url, callback=self.parse_front, meta=front_meta)
 
         def parse_front(self, response):
+            yield from response.follow_all(css="a.section", callback=self.parse_front)
+            yield from response.follow_all(css="a.other", callback=self.parse_other)
             yield from response.follow_all(css="a.page", callback=self.parse_page)
+
+        def parse_other(self, response):
+            return []
 
         def parse_page(self, response):
             item = {"url": response.url, "title": response.css("title::text").get()}
@@ -161,7 +179,8 @@ def child(spec_path: str) -> None:
     elif mode != "off":
         settings["ITEM_PIPELINES"] = {peer_pipeline(mode): 300}
     process = CrawlerProcess(settings)
-    crawler = process.create_crawler(bench_spider(spec["fronts"], html_in_item=not (mode == "off" or is_plugin(mode))))
+    spider = bench_spider(spec["fronts"], not (mode == "off" or is_plugin(mode)), spec.get("layout", "flat"))
+    crawler = process.create_crawler(spider)
     process.crawl(crawler)
     process.start()
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
@@ -185,6 +204,7 @@ def crawl(
                 "stats": str(stats),
                 "settings": case.settings,
                 "plugin_settings": plugin_settings,
+                "layout": case.layout,
             }
         )
     )
@@ -212,7 +232,7 @@ def site_model_shares(items: list[dict[str, Any]], pages: dict[str, int], sample
     for item in items:
         domain = item["url"].split("/")[2]
         model = item.get("boilerplate_model") or ""
-        by_domain.setdefault(domain, Counter())[bool(model) and not model.endswith("(fallback)")] += 1
+        by_domain.setdefault(domain, Counter())[bool(model) and not model.endswith(UNFITTED_MARKS)] += 1
     full = [d for d, n in pages.items() if n >= sample_size]
     shares = [by_domain.get(d, Counter())[True] / pages[d] for d in full]
     return (min(shares) if shares else 1.0), sum(s >= 0.98 for s in shares), len(full)
@@ -227,6 +247,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="crawls per mode and case (medians are shown)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="plugin setting")
     parser.add_argument("--json", type=Path, help="also write every figure here")
+    parser.add_argument("--wcxb", type=Path, help="the hosts case: WCXB's development split, unpacked")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -254,13 +275,14 @@ def main() -> None:
 
 def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, Any], sample_size: int) -> dict:
     """Crawl ``case`` in every mode, ``--repeat`` rounds of alternated modes; print and return the figures."""
-    with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case) as (proxy, fronts, pages):
+    with tempfile.TemporaryDirectory() as tmp, serve_sites(args.data_dir, case, args.wcxb) as (proxy, fronts, leaves):
         runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in args.modes.split(",")}
         loads = []
         for _ in range(args.repeat):
             for mode in runs:
                 runs[mode].append(crawl(case, mode, fronts, proxy, Path(tmp), extra))
                 loads.append(os.getloadavg()[0])
+    pages = {domain: len(paths) for domain, paths in leaves.items()}
     total = sum(pages.values())
     print(f"\n{name}: {len(pages)} domains, {total} pages, {case.settings}, sample size {sample_size}")
     print(f"load average (1 min) after each crawl: {min(loads):.1f}-{max(loads):.1f}")
@@ -278,11 +300,26 @@ def run_case(name: str, case: Case, args: argparse.Namespace, extra: dict[str, A
         if is_plugin(mode):
             low, ok, full = min(site_model_shares(r["items"], pages, sample_size) for r in rs)
             line += f"  {low:.3f}, {ok} of {full}; {fallback_summary(rs[-1]['stats'])}"
-            med.update(min_share=low, sites_ok=ok, sites_full=full)
+            med.update(min_share=low, sites_ok=ok, sites_full=full, stats=rs[-1]["stats"])
+        if case.layout == "hosts" and mode != "off":
+            scored = score_items(items, leaf_urls(leaves))
+            line += f"\n{'':22}leaf items {scored['leaf_items']}: F1 {scored['f1']:.4f}"
+            if is_plugin(mode):
+                line += f", by their template's fit {scored['fitted_share']:.1%}"
+            med.update(scored)
         print(line)
         summary[mode] = {**med, "items": len(items), "exactly_once": once, "rounds": [r_figures(r) for r in rs]}
     print_ratios(summary)
+    if case.layout == "hosts":
+        offline = offline_f1(leaves, extra.get("BOILERPLATE_MODEL"), sample_size)
+        print(f"  the same leaf pages offline (templates, sample of {sample_size}): F1 {offline:.4f}")
+        return {"modes": summary, "offline_f1": offline}
     return summary
+
+
+def leaf_urls(leaves: dict[str, list[Path]]) -> dict[str, Path]:
+    """Each leaf page's URL in the crawl -> its file."""
+    return {f"http://{domain}/p/{path.name}": path for domain, paths in leaves.items() for path in paths}
 
 
 def exported_once(items: list[dict[str, Any]], total: int) -> bool:
@@ -296,11 +333,13 @@ def r_figures(run: dict[str, Any]) -> dict[str, float]:
 
 
 def fallback_summary(stats: dict[str, Any]) -> str:
-    """Fits and fallback reasons of one plugin crawl, from its Scrapy stats."""
-    prefix = "boilerplate/items/fallback/"
-    reasons = ", ".join(f"{k[len(prefix) :]} {v}" for k, v in sorted(stats.items()) if k.startswith(prefix))
-    fitted = stats.get("boilerplate/models/fitted", 0)
-    return f"fitted {fitted}, fallback: {reasons or 'none'}"
+    """Fits, and why items were not cleaned by their site's model, of one plugin crawl (its Scrapy stats)."""
+    parts = [f"fitted {stats.get('boilerplate/models/fitted', 0)}"]
+    for kind in ("fallback", "single_page"):
+        prefix = f"boilerplate/items/{kind}/"
+        reasons = ", ".join(f"{k[len(prefix) :]} {v}" for k, v in sorted(stats.items()) if k.startswith(prefix))
+        parts.append(f"{kind.replace('_', ' ')}: {reasons or 'none'}")
+    return ", ".join(parts)
 
 
 def paired_ratio(summary: dict[str, Any], mode: str, key: str) -> float:

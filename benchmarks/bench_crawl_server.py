@@ -39,17 +39,25 @@ def choose_sites(data_dir: Path, case: Any) -> dict[str, list[Path]]:
     return {f"s{i}.bench": pages for i, pages in enumerate(chosen)}
 
 
-def _handler(domains: dict[str, list[Path]]) -> type[BaseHTTPRequestHandler]:
+def _handler(domains: dict[str, list[Path]], others: dict[str, list[Path]] | None) -> type[BaseHTTPRequestHandler]:
+    """``others``: the hosts layout (see bench_crawl_hosts), each domain's pages that yield no item."""
+    from bench_crawl_hosts import hosts_response
+
     by_name = {domain: {page.name: page for page in pages} for domain, pages in domains.items()}
+    others_by_name = {domain: {page.name: page for page in pages} for domain, pages in (others or {}).items()}
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:  # the stdlib's name
             url = urlsplit(self.path)
-            pages = by_name.get(url.hostname or self.headers.get("Host", ""))
+            domain = url.hostname or self.headers.get("Host", "")
+            pages = by_name.get(domain)
             if pages is None:
                 return self._send(404, b"")
+            if others is not None:
+                body = hosts_response(pages, others_by_name.get(domain, {}), domain, url.path)
+                return self._send(404, b"") if body is None else self._send(200, body)
             if url.path == "/":
                 links = "".join(f'<li><a class="page" href="/p/{name}">{name}</a></li>' for name in sorted(pages))
                 return self._send(200, f"<html><body><ul>{links}</ul></body></html>".encode())
@@ -71,11 +79,33 @@ def _handler(domains: dict[str, list[Path]]) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def choose_hosts(
+    data_dir: Path, wcxb_dir: Path | None, case: Any
+) -> tuple[dict[str, list[Path]], dict[str, list[Path]]]:
+    """The hosts layout: ``case``'s Dragnet sites (each page a leaf) and the WCXB hosts with at least
+    ``case.min_leaves`` leaf pages: domain -> leaf pages, and domain -> its other pages."""
+    from bench_crawl_hosts import wcxb_hosts
+
+    leaves = choose_sites(data_dir, case)
+    others: dict[str, list[Path]] = {domain: [] for domain in leaves}
+    if wcxb_dir is not None:
+        for host, (host_leaves, host_others) in sorted(wcxb_hosts(wcxb_dir, case.min_leaves).items()):
+            leaves[host] = host_leaves
+            others[host] = host_others
+    return leaves, others
+
+
 @contextlib.contextmanager
-def serve_sites(data_dir: Path, case: Any) -> Iterator[tuple[str, list[str], dict[str, int]]]:
-    """Serve ``case``'s sites; yields the proxy URL, each domain's front page, and each domain's page count."""
-    domains = choose_sites(data_dir, case)
-    server = ThreadingHTTPServer((LOOPBACK, 0), _handler(domains))
+def serve_sites(
+    data_dir: Path, case: Any, wcxb_dir: Path | None = None
+) -> Iterator[tuple[str, list[str], dict[str, list[Path]]]]:
+    """Serve ``case``'s sites; yields the proxy URL, each domain's front page, and each domain's
+    item pages (its leaf pages in the hosts layout)."""
+    if case.layout == "hosts":
+        domains, others = choose_hosts(data_dir, wcxb_dir, case)
+    else:
+        domains, others = choose_sites(data_dir, case), None
+    server = ThreadingHTTPServer((LOOPBACK, 0), _handler(domains, others))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="bench sites", daemon=True)
     thread.start()
@@ -83,7 +113,7 @@ def serve_sites(data_dir: Path, case: Any) -> Iterator[tuple[str, list[str], dic
         yield (
             f"http://{LOOPBACK}:{server.server_address[1]}",
             [f"http://{domain}/" for domain in domains],
-            {domain: len(pages) for domain, pages in domains.items()},
+            domains,
         )
     finally:
         server.shutdown()

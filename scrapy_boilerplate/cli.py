@@ -159,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     from scrapy_boilerplate.models.fusion.training.command import add_parser as add_train_parser
 
     add_train_parser(sub)
+    from scrapy_boilerplate.pagetype.training.command import add_parser as add_train_page_types_parser
+
+    add_train_page_types_parser(sub)
     return parser
 
 
@@ -279,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         from scrapy_boilerplate.models.fusion.training.command import run_train
 
         return run_train(args)
+    if args.command == "train-page-types":
+        from scrapy_boilerplate.pagetype.training.command import run_train_page_types
+
+        return run_train_page_types(args)
     return run_bench(args)
 
 

@@ -13,6 +13,7 @@ from scrapy_boilerplate.metadata import FIELDS as METADATA_FIELDS
 from scrapy_boilerplate.metadata import read_metadata
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.pagetype.tell import tell_page_type
 
 logger = logging.getLogger(__name__)
 
@@ -21,10 +22,11 @@ RECORD_FIELDS: tuple[str, ...] = ("url", "text", "markdown", *METADATA_FIELDS, "
 FORMATS: dict[str, str] = {"text": ".txt", "markdown": ".md", "json": ".json"}
 
 
-def page_type(cleaned: CleanedPage) -> str | None:
-    """The page's type, when the model that cleaned it tells one."""
-    value = getattr(cleaned, "page_type", None)
-    return value if isinstance(value, str) else None
+def page_type(page: Page, cleaned: CleanedPage) -> str | None:
+    """The page's type: the one its clean carries, else the classifier's reading of ``page``; None
+    (and a warning) when it cannot be told."""
+    told = cleaned.page_type or tell_page_type(page)
+    return told.label if told is not None else None
 
 
 def extra_fields(page: Page, cleaned: CleanedPage, names: Iterable[str]) -> dict[str, Any]:
@@ -43,7 +45,7 @@ def extra_fields(page: Page, cleaned: CleanedPage, names: Iterable[str]) -> dict
     if "markdown" in wanted:
         values["markdown"] = markdown_of(page.url, cleaned)
     if "page_type" in wanted:
-        values["page_type"] = page_type(cleaned)
+        values["page_type"] = page_type(page, cleaned)
     return values
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
+import contextlib
+import io
 import os
 import re
 import subprocess
@@ -19,17 +20,24 @@ SAVED_PAGES = Path(__file__).resolve().parent.parent / "example_project" / "save
 MARKUP = re.compile(r"``|`[^`\n]+`|:(?:class|func|meth|mod|attr|data|ref):|\*\*")
 
 
-def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[list[str]]:
-    """Every command and sub-command of the parser, as the words that name it."""
+# The sub-commands in a usage line: "[-h] {list,show,...} ..." (an option's choices follow its name).
+SUB_COMMANDS = re.compile(r"(?<![\w-] )\{([\w,-]+)\} \.\.\.")
+
+
+def command_paths(path: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every command and sub-command, as the words that name it, as each one's usage line lists them."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        build_parser().parse_args([*path, "--help"])
+    usage = " ".join(out.getvalue().split("\n\n")[0].split())
     found = [list(path)]
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                found += command_paths(sub, (*path, name))
+    for names in SUB_COMMANDS.findall(usage):
+        for name in names.split(","):
+            found += command_paths((*path, name))
     return found
 
 
-COMMANDS = command_paths(build_parser())
+COMMANDS = command_paths()
 
 
 def help_text(command: list[str], capsys) -> str:

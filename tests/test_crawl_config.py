@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
-from helpers.crawl_models import Broken, CommonBlocks
+from helpers.crawl_models import Broken, CommonBlocks, PinnedBlocks
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
@@ -143,3 +144,24 @@ def test_reading_a_bad_setting_leaves_logging_alone_until_the_error_fails_a_craw
                 logging.getLogger(name).removeFilter(found)
             for found in installed:
                 logging.getLogger(name).addFilter(found)
+
+
+def test_site_rules_are_read_from_the_settings_or_a_file_and_checked(tmp_path):
+    rules = {"Shop.Example": {"boilerplate": [".related"]}}
+    with registry.registered(PinnedBlocks):
+        pinned = {"BOILERPLATE_MODEL": "test_pinned_blocks", "BOILERPLATE_FALLBACK_MODEL": "test_pinned_blocks"}
+        assert config(BOILERPLATE_SITE_RULES=rules, **pinned).site_rules == {
+            "shop.example": {"content": [], "boilerplate": [".related"]}
+        }
+        path = tmp_path / "rules.json"
+        path.write_text(json.dumps(rules))
+        assert (
+            config(BOILERPLATE_SITE_RULES=str(path), **pinned).site_rules
+            == config(BOILERPLATE_SITE_RULES=rules, **pinned).site_rules
+        )
+        with pytest.raises(BadSettingError, match="bad CSS selector 'p\\['"):
+            config(BOILERPLATE_SITE_RULES={"a.example": {"content": ["p["]}}, **pinned)
+        with pytest.raises(BadSettingError, match="'content' and 'boilerplate'"):
+            config(BOILERPLATE_SITE_RULES={"a.example": {"keep": ["p"]}}, **pinned)
+    with pytest.raises(BadSettingError, match="BOILERPLATE_MODEL pvalue takes no pinned selectors"):
+        config(BOILERPLATE_SITE_RULES=rules, BOILERPLATE_MODEL="pvalue", BOILERPLATE_FALLBACK_MODEL="pvalue")

@@ -79,24 +79,30 @@ def test_the_sampling_bound_evicts_the_domain_fed_least_recently_and_spares_one_
 
 
 def test_the_fallback_report_warns_once_per_domain_and_sums_up(caplog):
+    """A failure warns once per domain; a template without a fit is no failure: one INFO line, its own stats."""
     stats = MemoryStatsCollector(get_crawler())
     report = FallbackReport(stats, "pvalue")
     with caplog.at_level(logging.INFO):
         for _ in range(3):
-            report.cleaned("pvalue (fallback)", "small.example", FallbackReason.SAMPLE_NOT_FILLED)
+            report.cleaned("pvalue (single page)", "small.example", FallbackReason.SAMPLE_NOT_FILLED)
         report.cleaned("pvalue (fallback)", "busy.example", FallbackReason.HOLD_FULL)
+        report.cleaned("pvalue (fallback)", "busy.example", FallbackReason.DEADLINE)
         report.cleaned("style_tree", "busy.example", None)
         report.log_summary({"no_html": 2})
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warnings) == 2
-    assert "small.example" in warnings[0] and "sample_not_filled" in warnings[0]
-    assert "BOILERPLATE_SAMPLE_SIZE" in warnings[0] and "BOILERPLATE_HOLD_MAX_BYTES" in warnings[1]
-    assert stats.get_value(keys.ITEMS_FALLBACK) == 4
+    assert len(warnings) == 1
+    assert "busy.example" in warnings[0] and "BOILERPLATE_HOLD_MAX_BYTES" in warnings[0]
+    told = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO and "small.example" in r.getMessage()]
+    assert len(told) == 1 and "single-page pvalue" in told[0] and "sample_not_filled" in told[0]
+    assert stats.get_value(keys.ITEMS_FALLBACK) == 2
     assert stats.get_value(keys.ITEMS_FALLBACK_REASON.format(reason="hold_full")) == 1
+    assert stats.get_value(keys.ITEMS_FALLBACK_REASON.format(reason="sample_not_filled")) is None
+    assert stats.get_value(keys.ITEMS_SINGLE_PAGE.format(reason="sample_not_filled")) == 3
     summary = caplog.records[-1].getMessage()
     assert summary == (
-        "boilerplate: 5 items cleaned (pvalue (fallback) 4, style_tree 1); 4 by the fallback pvalue: "
-        "sample_not_filled 3 in 1 domains, hold_full 1 in 1 domains; passed on uncleaned: no_html 2"
+        "boilerplate: 6 items cleaned (pvalue (single page) 3, pvalue (fallback) 2, style_tree 1); "
+        "3 by the single-page pvalue: sample_not_filled 3 in 1 domains; "
+        "2 by the fallback pvalue: hold_full 1 in 1 domains, deadline 1 in 1 domains; passed on uncleaned: no_html 2"
     )
 
 

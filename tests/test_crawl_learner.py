@@ -14,6 +14,7 @@ from scrapy_boilerplate.crawl.domain import DomainStatus, domain_of
 from scrapy_boilerplate.crawl.events import ModelSource
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
+from scrapy_boilerplate.crawl.itempages import ItemPage
 from scrapy_boilerplate.crawl.learner import BoilerplateLearner
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
 from scrapy_boilerplate.crawl.sample_cleans import KEPT_SECONDS
@@ -235,6 +236,7 @@ def fitted_learner(monkeypatch, tmp_path, **settings) -> tuple[BoilerplateLearne
     lrn = learner(Clock(), BOILERPLATE_SAMPLE_SIZE=3, BOILERPLATE_STORE=str(tmp_path / "models"), **settings)
     lrn.fit_runner.per_page = 0.0  # a known cheap fit: it runs inline, not in the pool
     pages = [Page(page.html, page.url) for page in make_site("a.example", 8)]
+    lrn.fit_gate.item_arrived("a.example")  # its pages yield items: a full sample is fitted at once
     for page in pages[:3]:
         lrn.sampler.offer("a.example", page)
     assert lrn.book.in_use("a.example") is not None
@@ -315,3 +317,24 @@ def test_a_stalled_reactor_counts_as_one_look_not_as_a_quiet_period():
     assert released == []
     clock.pump([0.25] * 3)
     assert released == [2.0]  # two more looks after the late one, past the period
+
+
+def test_items_do_not_wait_where_samples_fill_slower_than_the_deadline():
+    """Sample pages of a template 80 s apart (the deadline is 60 s): a new template's item is cleaned at
+    once by the single-page model, no failure; where they come 40 s apart, it waits."""
+    for gap, waits in ((40, True), (80, False)):
+        clock = Clock()
+        lrn = learner(clock, BOILERPLATE_SAMPLE_SIZE=5, BOILERPLATE_HOLD_TIMEOUT=60)
+        for page in make_site("a.example", 3):
+            lrn.sampler.offer("a.example", Page(page.html, page.url))
+            clock.advance(gap)
+        page = make_site("b.example", 1)[0]
+        lrn.sampler.offer("b.example", Page(page.html, page.url))
+        release = lrn.item_steps.wait.release("b.example", ItemPage(page.html, page.url, len(page.html)), {})
+        if waits:
+            with pytest.raises(AssertionError):  # it waits: the coroutine does not end by itself
+                run_to_end(release)
+            assert lrn.hold.waiting("b.example") == 1
+        else:
+            assert run_to_end(release) == ToFallback(FallbackReason.NOT_WAITING)
+            assert lrn.hold.count == 0 and not FallbackReason.NOT_WAITING.failure

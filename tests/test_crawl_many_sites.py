@@ -39,7 +39,15 @@ def test_forty_sites_at_concurrency_16_are_cleaned_by_their_own_models(forty_sit
         [base + SEED_PATH for base in forty_sites],
         html_in_item=False,
         timeout=300,
-        settings={"BOILERPLATE_MODEL": MODEL, "BOILERPLATE_SAMPLE_SIZE": SAMPLE_SIZE, "CONCURRENT_REQUESTS": 16},
+        settings={
+            "BOILERPLATE_MODEL": MODEL,
+            "BOILERPLATE_SAMPLE_SIZE": SAMPLE_SIZE,
+            "CONCURRENT_REQUESTS": 16,
+            # On a loaded machine a site's next sample page can come more than the default 60 s later
+            # (8 of 40 sites at a load average of 17), and its waiting items would rightly stop waiting:
+            # this test is about every site getting its model, not about the deadline
+            "BOILERPLATE_HOLD_TIMEOUT": 3600,
+        },
     )
     assert result.stats.get("finish_reason") == "finished", result.log[-3000:]
     urls = Counter(item["url"] for item in result.items)
@@ -47,6 +55,6 @@ def test_forty_sites_at_concurrency_16_are_cleaned_by_their_own_models(forty_sit
     for base, pages in forty_sites.items():
         models = Counter(item["boilerplate_model"] for item in result.items if item["url"].startswith(base))
         assert sum(models.values()) == pages
-        assert models[MODEL] >= 0.98 * pages, (base, models)
+        assert models[MODEL] >= 0.98 * pages, (base, models, {k: v for k, v in result.stats.items() if "/items/" in k})
     assert result.stats[keys.MODELS_FITTED] == 40
     assert keys.ITEMS_FALLBACK not in result.stats, {k: v for k, v in result.stats.items() if "fallback" in k}

@@ -354,8 +354,10 @@ def test_non_items_pass_through():
 def test_item_of_a_domain_never_sampled_does_not_wait():
     pipeline = make_pipeline(fitted())
     item = process(pipeline, {"url": "http://elsewhere.example/a.html", "html": SITE[0].html})
-    assert item["boilerplate_model"] == f"{DEFAULT_FALLBACK_MODEL} (fallback)"
+    assert item["boilerplate_model"] == f"{DEFAULT_FALLBACK_MODEL} (single page)"  # no failure: nothing to fit
     assert pipeline.stats.get_value(keys.ITEMS_HELD) is None
+    assert pipeline.stats.get_value(keys.ITEMS_SINGLE_PAGE.format(reason="not_sampled")) == 1
+    assert pipeline.stats.get_value(keys.ITEMS_FALLBACK) is None
 
 
 @pytest.mark.parametrize(

@@ -175,14 +175,15 @@ def test_pages_are_sampled_after_decompression_and_redirects(crawls, gold):
 
 
 @pytest.mark.parametrize(
-    "crawl, release", [("quiet_short", "sample_not_filled"), ("quiet_long", "deadline")], ids=["short", "long"]
+    "crawl, release", [("quiet_short", "sample_not_filled"), ("quiet_long", "sample_stalled")], ids=["short", "long"]
 )
 def test_waiting_items_leave_after_the_quiet_seconds_set(crawls, gold, crawl, release):
     """Quiet for 0.2 s: released as the sample never filled.  Quiet for an hour: the 2.5 s hold
-    deadline comes first (the default 1 s quiet period would have released them before it)."""
+    deadline comes first (the default 1 s quiet period would have released them before it): the
+    sample stalled, and its template's items go on with the single-page model, no failure."""
     result = crawls[crawl]
     finished(result, SMALL_PAGES)
-    fallback = f"{DEFAULT_FALLBACK_MODEL} (fallback)"
+    fallback = f"{DEFAULT_FALLBACK_MODEL} (single page)"
     for item in result.items:
         assert_cleaned_by(item, page_of(gold, "small", item["url"]), fallback)
     released = {key: n for key, n in result.stats.items() if key.startswith(keys.ITEMS_RELEASED.format(reason=""))}

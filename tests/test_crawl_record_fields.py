@@ -19,7 +19,7 @@ FIELDS = {
     "BOILERPLATE_AUTHOR_FIELD": "author",
     "BOILERPLATE_PUBLISHED_FIELD": "published",
     "BOILERPLATE_LANGUAGE_FIELD": "language",
-    "BOILERPLATE_PAGE_TYPE_FIELD": "page_type",
+    "BOILERPLATE_PAGE_TYPE_FIELD": "kind",  # any field name: here not the default's
 }
 
 
@@ -56,7 +56,7 @@ def test_a_crawl_writes_the_fields_to_a_json_lines_feed(tmp_path):
         "1998-05-14",
         "en-GB",
     )
-    assert item["page_type"] is None
+    assert item["kind"] == "article" and "page_type" not in item
     assert "## Steps taken for net mending" in item["markdown"]
     assert "| Labour for net mending | 104 pounds |" in item["markdown"]
     assert "Gull census" not in item["markdown"]  # the sidebar stays out of the Markdown as of the text
@@ -64,7 +64,8 @@ def test_a_crawl_writes_the_fields_to_a_json_lines_feed(tmp_path):
     assert index["published"] is None and index["author"] is None  # a page that states neither
     assert result.stats[keys.FIELDS.format(field="published", outcome="written")] == len(TOPICS)
     assert result.stats[keys.FIELDS.format(field="published", outcome="empty")] == 1
-    assert result.stats[keys.FIELDS.format(field="page_type", outcome="empty")] == len(TOPICS) + 1
+    assert result.stats[keys.FIELDS.format(field="page_type", outcome="written")] == len(TOPICS) + 1
+    assert result.stats[keys.PAGE_TYPES.format(type="article")] == len(TOPICS)
 
 
 def test_a_markdown_field_without_its_extra_is_a_bad_setting(monkeypatch):

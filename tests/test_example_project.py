@@ -41,7 +41,7 @@ def test_demo_crawls_the_corpus_and_its_cleaned_text_scores_f1_of_at_least_095(t
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "pages crawled     78 from 3 sites" in proc.stdout
     assert "models fitted     2" in proc.stdout
-    assert "tiny-press.example: fusion (fallback)" in proc.stdout
+    assert "tiny-press.example: fusion (single page)" in proc.stdout
     cleaned, raw = map(
         float, re.search(r"token F1 cleaned  ([\d.]+)   \(whole page text: ([\d.]+)\)", proc.stdout).groups()
     )

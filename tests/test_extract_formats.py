@@ -71,7 +71,7 @@ def test_json_holds_the_text_the_markdown_the_metadata_and_the_model(site_dir, t
         "2024-05-13",
         "en-GB",
     )
-    assert record["model"] == "fusion" and record["page_type"] is None
+    assert record["model"] == "fusion" and record["page_type"] == "article"
     failed = json.loads((out / "99.json").read_text(encoding="utf-8"))
     assert failed["text"] == "" and failed["title"] is None and failed["url"].endswith("99.html")
 

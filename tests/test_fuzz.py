@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scrapy_boilerplate.html import write_text
 from scrapy_boilerplate.html.parse import parse_html
 from scrapy_boilerplate.page import Page
-from scrapy_boilerplate.testing.fuzz import builtin_models, run_fuzz
+from scrapy_boilerplate.testing.fuzz import MAX_PAGE_BYTES, builtin_models, run_fuzz
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "example_project"
 FOLDERS = [EXAMPLES / "saved_pages", EXAMPLES / "demo" / "corpus"]
@@ -27,6 +27,8 @@ def test_a_seeded_fuzz_of_every_model_the_pipeline_and_model_loading_finds_nothi
     assert report.cases == 200 and report.model_files == 100
     assert report.cleans >= 200 * len(builtin_models()) * 0.9  # (pages that decode to nothing are not cleaned)
     assert report.failures == [], "\n".join(map(str, report.failures[:20]))
+    # (each clean was timed; the time budget is the long run's, benchmarks/fuzz.py: CPU time moves with load)
+    assert report.slowest is not None and report.slowest.size <= MAX_PAGE_BYTES
 
 
 CHARSETS = st.sampled_from(["utf-8", "cp1252", "utf-16", "base64", "rot13", "idna", "undefined", "x-bogus", ""])

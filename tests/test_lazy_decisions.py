@@ -128,7 +128,9 @@ def test_cleaned_html_is_made_once_and_travels_made():
     assert calls == [] and cleaned.removed_share == 12 / 312
     assert cleaned.html == "<p>main</p>" and cleaned.html is cleaned.html and calls == [1]
     assert pickle.loads(pickle.dumps(CleanedPage("main", make, "t", 312, 300))) == given
-    assert copy.deepcopy(CleanedPage("main", make, "t", 312, 300)).__dict__["_html"] == "<p>main</p>"
+    copied = copy.deepcopy(CleanedPage("main", make, "t", 312, 300))
+    assert len(calls) == 3  # made for the copy, as for the pickle
+    assert copied == given and copied.html == "<p>main</p>" and len(calls) == 3  # the copy holds the HTML
 
 
 def test_a_read_lets_the_page_tree_go():

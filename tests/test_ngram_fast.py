@@ -131,8 +131,8 @@ def test_tiny_chunks_change_no_count(monkeypatch, delimiters):
     import scrapy_boilerplate.models.ngram.counting as count
     import scrapy_boilerplate.models.ngram.find_optimal as fast
 
-    monkeypatch.setattr(count, "_CHUNK", 50)
-    monkeypatch.setattr(fast, "_CHUNK", 37)
+    monkeypatch.setattr(count, "CHUNK", 50)
+    monkeypatch.setattr(fast, "CHUNK", 37)
     for seed in range(4):
         docs = random_docs(seed + 200)
         assert_lazy_tables_match_reference(docs, delimiters, step=9)

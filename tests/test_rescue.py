@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from helpers.learners import make_learner, pipeline_of, use_model
+from helpers.parses import count_parses
 
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
@@ -103,10 +104,8 @@ class ReadsTheTree(KeepsNothing):
 
 
 def test_the_rescue_reads_the_tree_the_clean_parsed(monkeypatch):
-    parses = []
-    parse = Page._parse
-    monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or parse(page))
+    parses = count_parses(monkeypatch)
     pipeline = pipeline_with(ReadsTheTree().fit([]))
     item = process(pipeline, {"url": "http://news.example/1", "html": PAGE})
     assert item["text"] == PROSE and item["boilerplate_model"] == "test_reads_the_tree (prose block)"
-    assert parses == ["http://news.example/1"]  # the clean's parse, and no second one for the rescue
+    assert parses == [PAGE]  # the clean's parse, and no second one for the rescue

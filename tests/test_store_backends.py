@@ -107,7 +107,7 @@ def test_names_with_separators_round_trip_and_dot_names_are_refused(store):
 def _corrupt(store, data: bytes) -> None:
     """Write a bad record behind the store's back, as a crash or another release would."""
     if isinstance(store, MemoryStore):
-        store._records[("news", "news.example")] = data
+        store.records[("news", "news.example")] = data
     elif isinstance(store, RedisStore):
         store.client.hset(f"{store.prefix}:models:news", "news.example", data)
     else:

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 
 import pytest
+from helpers.store_support import run_out_fit_lock
+from twisted.internet.task import Clock
 
 from scrapy_boilerplate.store import LocalCoordinator, SampleState
 from scrapy_boilerplate.store.redis_coordination import RedisCoordinator
 
 
 @pytest.fixture(params=["local", "redis"])
-def make_coordinator(request):
-    """A factory of coordinators that share state: the same object locally, new clients on Redis."""
+def coordinators(request):
+    """(a factory of coordinators that share state, a function that runs a fit lock's TTL out): the
+    same object locally, on a clock the test moves; new clients on Redis, where the lock's key goes as
+    its expiry would take it."""
     if request.param == "local":
-        shared = LocalCoordinator()
-        yield lambda: shared
+        clock = Clock()
+        shared = LocalCoordinator(clock.seconds)
+        yield (lambda: shared), lambda _coordinator, _spider, _domain, ttl: clock.advance(ttl)
         return
     url, prefix, clients = request.getfixturevalue("redis_url"), f"test-{uuid.uuid4().hex}", []
     import redis
@@ -26,11 +30,17 @@ def make_coordinator(request):
         clients.append(redis.Redis.from_url(url))
         return RedisCoordinator(clients[-1], prefix)
 
-    yield make
+    yield make, run_out_fit_lock
     for name in clients[0].scan_iter(f"{prefix}:*"):
         clients[0].delete(name)
     for client in clients:
         client.close()
+
+
+@pytest.fixture
+def make_coordinator(coordinators):
+    """A factory of coordinators that share state."""
+    return coordinators[0]
 
 
 def test_offers_fill_the_sample_once_and_repeat_urls_do_not_count(make_coordinator):
@@ -108,12 +118,23 @@ def test_a_failed_fit_releases_the_lock(make_coordinator):
     assert b.acquire_fit_lock("s", "d.example", ttl=30) is not None
 
 
-def test_an_abandoned_lock_expires_and_its_late_release_cannot_free_the_successor(make_coordinator):
+def test_an_abandoned_lock_expires_and_its_late_release_cannot_free_the_successor(coordinators):
+    make_coordinator, run_out = coordinators
     a, b, c = make_coordinator(), make_coordinator(), make_coordinator()
-    dead = a.acquire_fit_lock("s", "d.example", ttl=0.2)  # a worker that dies while fitting
+    dead = a.acquire_fit_lock("s", "d.example", ttl=20)  # a worker that dies while fitting
     assert b.acquire_fit_lock("s", "d.example", ttl=30) is None
-    time.sleep(0.3)
+    run_out(a, "s", "d.example", 20)
     successor = b.acquire_fit_lock("s", "d.example", ttl=30)
     assert successor is not None
     assert dead.release() is False
     assert c.acquire_fit_lock("s", "d.example", ttl=30) is None
+
+
+def test_a_local_lock_is_held_until_its_ttl_by_the_coordinators_clock():
+    clock = Clock()
+    coordinator = LocalCoordinator(clock.seconds)
+    assert coordinator.acquire_fit_lock("s", "d.example", ttl=30) is not None
+    clock.advance(29.9)
+    assert coordinator.acquire_fit_lock("s", "d.example", ttl=30) is None
+    clock.advance(0.1)
+    assert coordinator.acquire_fit_lock("s", "d.example", ttl=30) is not None

@@ -3,10 +3,13 @@ started here, four local sites.  See helpers/recipe.py for how the page's blocks
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
-from helpers.recipe import counted, exported, make_project, read_recipe, seed, start_worker, stat, wait_until
+from helpers.recipe import counted, exported, make_project, read_recipe, seed, start_worker, stat
+from helpers.signal_stats import signal_at_options, wait_until_stopped
 from helpers.store_support import running_redis
 
 from scrapy_boilerplate.crawl import stats as keys
@@ -16,17 +19,16 @@ pytestmark = pytest.mark.slow  # real crawls against a Redis server
 
 SITES = 4
 PAGES = 20
-# For the test only: the delay stands in for network latency, so that no worker can do the whole
-# crawl before the other starts; a worker closes after 5 idle seconds rather than the page's 30.
-TEST_SETTINGS = ("DOWNLOAD_DELAY=0.5", "MAX_IDLE_TIME_BEFORE_CLOSE=5")
+# For the test only: a worker closes after 5 idle seconds rather than the page's 30.
+TEST_SETTINGS = ("MAX_IDLE_TIME_BEFORE_CLOSE=5",)
 
 
 @pytest.fixture(scope="module")
 def redis_server(tmp_path_factory):
     """A Redis server of this module's own, so the recipe's default key names cannot meet another test's."""
-    from helpers.store_support import _free_port
+    from helpers.store_support import free_port
 
-    with running_redis(_free_port(), tmp_path_factory.mktemp("redis")) as url:
+    with running_redis(free_port(), tmp_path_factory.mktemp("redis")) as url:
         yield url
 
 
@@ -78,9 +80,22 @@ def test_the_documented_recipe_exports_every_page_once_with_one_fit_per_domain(s
     recipe = read_recipe(redis_server)
     project = make_project(tmp_path / "project", recipe)
     seed(recipe, seeds)
-    first = start_worker(project, recipe, "worker1", *TEST_SETTINGS)
-    wait_until(lambda: client.scard("pages:dupefilter") >= 10, "first worker crawling", [first])
-    second = start_worker(project, recipe, "worker2", *TEST_SETTINGS)  # joins a crawl under way
+    # The second worker joins a crawl under way, and takes part however fast each starts: the first
+    # stops itself after 10 pages until the second has crawled one (which stops it, in turn); then both
+    # go on.  (The first is not taken for dead meanwhile: a worker timeout longer than any start-up.)
+    joining = (*TEST_SETTINGS, "BOILERPLATE_WORKER_TIMEOUT=600")
+    first = start_worker(
+        project, recipe, "worker1", *joining, *signal_at_options(("response_received_count", 10, "SIGSTOP"))
+    )
+    wait_until_stopped(first)
+    second = start_worker(
+        project, recipe, "worker2", *joining, *signal_at_options(("response_received_count", 1, "SIGSTOP"))
+    )
+    try:
+        wait_until_stopped(second)
+    finally:
+        for worker in (first, second):
+            os.kill(worker.pid, signal.SIGCONT)
     for worker in (first, second):
         assert worker.wait(timeout=600) == 0
     logs = [(project / f"worker{n}.log").read_text() for n in (1, 2)]

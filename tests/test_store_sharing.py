@@ -5,13 +5,16 @@ and :class:`DriftWatch`, as a crawl's store session puts them together."""
 
 from __future__ import annotations
 
-import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from helpers.model_outputs import STATEFUL_MODELS, assert_same_outputs
-from helpers.store_support import redesign
+from helpers.parses import count_parses
+from helpers.store_support import redesign, run_out_fit_lock
+from twisted.internet.task import Clock
 
 from scrapy_boilerplate import Page
 from scrapy_boilerplate.crawl.site_fit import SampleFitter
@@ -45,16 +48,31 @@ class Worker:
         return getattr(self.samples, name)
 
 
+@dataclass
+class Workers:
+    """A factory of workers on one shared store (``spec``: the model, pvalue unless given), and a
+    way to run a fit lock's TTL out (see :func:`run_out_fit_lock`)."""
+
+    make: Callable[..., Worker]
+    run_out: Callable[[Worker, str, float], None]
+
+    def __call__(self, **kw) -> Worker:
+        return self.make(**kw)
+
+
 @pytest.fixture(params=["local", "redis"])
 def workers(request, tmp_path: Path):
-    """A factory of workers on one shared store: in-process, or separate Redis clients (``spec``: the
-    model, pvalue unless given)."""
+    """Workers on one shared store: in-process on a clock the test moves, or separate Redis clients."""
     spec = ModelSpec("pvalue")
     if request.param == "local":
-        store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator()
-        yield lambda **kw: Worker(
-            SpiderStore(store, coordinator, "spider", kw.get("spec", spec), SAMPLE, kw.get("ttl", 30)),
-            kw.get("monitor"),
+        clock = Clock()
+        store, coordinator = DirectoryStore(tmp_path / "models"), LocalCoordinator(clock.seconds)
+        yield Workers(
+            lambda **kw: Worker(
+                SpiderStore(store, coordinator, "spider", kw.get("spec", spec), SAMPLE, kw.get("ttl", 30)),
+                kw.get("monitor"),
+            ),
+            lambda _worker, _domain, ttl: clock.advance(ttl),
         )
         return
     url, prefix, stores = request.getfixturevalue("redis_url"), f"test-{uuid.uuid4().hex}", []
@@ -67,7 +85,7 @@ def workers(request, tmp_path: Path):
             kw.get("monitor"),
         )
 
-    yield make
+    yield Workers(make, lambda worker, domain, ttl: run_out_fit_lock(worker.coordinator, "spider", domain, ttl))
     for name in stores[0].client.scan_iter(f"{prefix}:*"):
         stores[0].client.delete(name)
     for store in stores:
@@ -112,12 +130,12 @@ def test_a_later_crawl_loads_the_stored_model_and_sees_newer_ones(workers, model
 
 
 def test_only_one_worker_fits_at_a_time_and_an_abandoned_lock_expires(workers):
-    a, b = workers(ttl=0.3), workers(ttl=0.3)
+    a, b = workers(ttl=20), workers(ttl=20)
     fill(a, b, PAGES[:SAMPLE])
-    held = a.coordinator.acquire_fit_lock("spider", "shared.example", 0.3)  # a worker dies mid-fit
+    held = a.coordinator.acquire_fit_lock("spider", "shared.example", 20)  # a worker dies mid-fit
     assert held is not None
     assert b.fit("shared.example").status == "busy"
-    time.sleep(0.4)
+    workers.run_out(a, "shared.example", 20)
     assert b.fit("shared.example").status == "fitted"
 
 
@@ -147,10 +165,10 @@ def test_if_storing_fails_the_model_is_used_and_the_sample_stays_open_for_anothe
     a, b = workers(), workers()
     fill(a, b, PAGES[:SAMPLE])
 
-    def down(spider, domain, data):
+    def down(stored):
         raise StoreError("disk full")
 
-    monkeypatch.setattr(a.store, "_write", down)
+    monkeypatch.setattr(a.store, "put", down)
     outcome = a.fit("shared.example")
     assert (outcome.status, outcome.saved) == ("fitted", False)
     assert outcome.stored.model.clean(PAGES[30]).text
@@ -226,11 +244,9 @@ def test_a_fit_reads_the_pages_parsed_beforehand_and_parses_only_changed_ones(tm
     parsed = [page.parse() for page in learning.local_sample("shared.example")]
     assert [page.url for page in parsed] == [page.url for page in PAGES[:SAMPLE]]
     parsed[0] = Page(parsed[0].html + "<p>changed since</p>", parsed[0].url).parse()
-    parses = []
-    original = Page._parse
-    monkeypatch.setattr(Page, "_parse", lambda page: parses.append(page.url) or original(page))
+    parses = count_parses(monkeypatch)
     outcome = learning.fit("shared.example", parsed)
-    assert parses == [PAGES[0].url]  # the page whose HTML is not the sample's, parsed from the sample
+    assert parses == [PAGES[0].html]  # the page whose HTML is not the sample's, parsed from the sample
     fresh = Worker(
         SpiderStore(
             DirectoryStore(tmp_path / "fresh"), LocalCoordinator(), "spider", ModelSpec("style_tree"), SAMPLE, 30

@@ -10,7 +10,7 @@ answered here too.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from scrapy_boilerplate.crawl.domain import DomainState, DomainStatus
@@ -36,8 +36,16 @@ from scrapy_boilerplate.store.record import StoredModel
 class SiteBook:
     """Every site's state and the sites with a partial sample (see the module docstring)."""
 
-    def __init__(self, sample_size: int, max_sampling: int) -> None:
+    def __init__(
+        self,
+        sample_size: int,
+        max_sampling: int,
+        shelve: Callable[[SiteKey, StoredModel], StoredModel] | None = None,
+    ) -> None:
+        """``shelve(key, stored)``: ``stored`` as the crawl keeps a model the store holds (see
+        :mod:`~scrapy_boilerplate.crawl.shelf`); a model the store does not hold is kept as it is."""
         self.sample_size = sample_size
+        self.shelve = shelve
         self._states: dict[SiteKey, DomainState] = {}
         self._sampling = SamplingDomains(max_sampling, sample_size)
 
@@ -138,6 +146,8 @@ class SiteBook:
         """``stored`` cleans ``key``'s items from now on (see :class:`ModelReady` for the rest)."""
         state = self._states[key]
         replaced = state.model is not None
+        if self.shelve is not None and (saved or source in (ModelSource.STORED, ModelSource.SHARED)):
+            stored = self.shelve(key, stored)
         state.adopt(stored)
         self._sampling.done(key)
         return [ModelReady(key, stored, source, replaced, seconds, saved, sample_cleans or {})]

@@ -13,7 +13,7 @@ benchmark crawl (docs/perf.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from scrapy_boilerplate.crawl.threads import run_in_thread
@@ -33,17 +33,32 @@ TIMED_EVERY = 8
 
 def timed_call(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     """Call ``function``; also return the CPU seconds the calling thread spent (GIL waits excluded)."""
-    started = time.thread_time()
+    return timed_on(time.thread_time, function, *args)
+
+
+def timed_on(clock: Callable[[], float], function: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """Call ``function``; also return the seconds ``clock`` moved meanwhile."""
+    started = clock()
     result = function(*args)
-    return result, time.thread_time() - started
+    return result, clock() - started
 
 
 class Cleaner:
     """Runs each clean inline or in the thread pool, learning each model's mean clean time."""
 
-    def __init__(self, in_thread: bool, inline_below_ms: float) -> None:
+    def __init__(
+        self,
+        in_thread: bool,
+        inline_below_ms: float,
+        cpu_clock: Callable[[], float] = time.thread_time,
+        hand_off: Callable[..., Awaitable[Any]] = run_in_thread,
+    ) -> None:
+        """``cpu_clock``: the cleaning thread's CPU time in seconds; ``hand_off(function, *args)``: runs
+        a clean in the thread pool (a test passes its own of each)."""
         self.in_thread = in_thread
         self.inline_below = inline_below_ms / 1000.0
+        self.cpu_clock = cpu_clock
+        self.hand_off = hand_off
         self._means: dict[str, tuple[int, float]] = {}  # model name -> (cleans timed, mean seconds)
         self._inline_calls: dict[str, int] = {}  # model name -> inline cleans since the last timed one
 
@@ -62,9 +77,9 @@ class Cleaner:
         if self.runs_inline(model):
             if not self._timed_inline(model.name):
                 return function(*args)
-            result, seconds = timed_call(function, *args)
+            result, seconds = timed_on(self.cpu_clock, function, *args)
         else:
-            result, seconds = await run_in_thread(timed_call, function, *args)
+            result, seconds = await self.hand_off(timed_on, self.cpu_clock, function, *args)
         self._record(model.name, seconds)
         return result
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scrapy.exceptions import NotConfigured
@@ -11,7 +11,7 @@ from scrapy.settings import BaseSettings
 
 from scrapy_boilerplate.crawl.errors import bad_setting
 from scrapy_boilerplate.crawl.setting_names import warn_unknown_settings
-from scrapy_boilerplate.models.base import SiteModel
+from scrapy_boilerplate.crawl.site_rules import SiteRulesSetting, check_takes_pinned, read_site_rules
 from scrapy_boilerplate.models.spec import ModelSpec
 
 # The site model used when BOILERPLATE_MODEL is not set; the lead switches it to the best measured.
@@ -49,6 +49,11 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_FALLBACK_MODEL": SettingDoc(
         DEFAULT_FALLBACK_MODEL, "Single-page model for domains without a fitted model."
     ),
+    "BOILERPLATE_SITE_RULES": SettingDoc(
+        {},
+        "CSS selectors per domain, {DOMAIN: {'content': [...], 'boilerplate': [...]}} or a JSON file of it: the "
+        "blocks they reach are decided by them, over what the model learned, from the domain's first page.",
+    ),
     "BOILERPLATE_HTML_FIELD": SettingDoc("html", "Item field holding the page HTML."),
     "BOILERPLATE_URL_FIELD": SettingDoc("url", "Item field holding the page URL (gives the domain)."),
     "BOILERPLATE_TEXT_FIELD": SettingDoc("text", "Item field that receives the main text."),
@@ -67,7 +72,7 @@ SETTINGS: dict[str, SettingDoc] = {
         None, "Item field that receives the page's declared language (unset: not written)."
     ),
     "BOILERPLATE_PAGE_TYPE_FIELD": SettingDoc(
-        None, "Item field that receives the page's type, where the model tells one (unset: not written)."
+        None, "Item field that receives the page's type, article to no_content (unset: not written)."
     ),
     "BOILERPLATE_MODEL_FIELD": SettingDoc(
         "boilerplate_model", "Item field naming the model that cleaned the item (unset: not written)."
@@ -75,6 +80,15 @@ SETTINGS: dict[str, SettingDoc] = {
     "BOILERPLATE_MAX_PAGE_BYTES": SettingDoc(5_000_000, "Larger pages are neither sampled nor cleaned."),
     "BOILERPLATE_MAX_SAMPLING_DOMAINS": SettingDoc(
         1_000, "Most domains with a partial sample at once; the one fed least recently then falls back."
+    ),
+    "BOILERPLATE_MAX_TEMPLATES": SettingDoc(
+        8,
+        "Most page templates per domain, each with its own sample and fit; pages like none of them are cleaned "
+        "by the single-page model (1: one model per domain).",
+    ),
+    "BOILERPLATE_MODELS_IN_MEMORY": SettingDoc(
+        100,
+        "Most fitted models kept in memory; the least recently used others are reloaded from the store when needed.",
     ),
     "BOILERPLATE_HOLD_MAX_ITEMS": SettingDoc(2_000, "Most items waiting at once for their domain's model."),
     "BOILERPLATE_HOLD_MAX_BYTES": SettingDoc(
@@ -154,6 +168,9 @@ class BoilerplateConfig:
     drift_tolerance: float = 0.25
     drift_every: int = 4
     inline_clean_ms: float = 10.0
+    max_templates: int = 8
+    models_in_memory: int = 100
+    site_rules: SiteRulesSetting = field(default_factory=dict)
     # markdown, title, author, published, language, page_type -> the item field receiving it
     record_fields: tuple[tuple[str, str], ...] = ()
 
@@ -193,6 +210,9 @@ class BoilerplateConfig:
             drift_tolerance=_share(settings, "BOILERPLATE_DRIFT_TOLERANCE"),
             drift_every=_positive_int(settings, "BOILERPLATE_DRIFT_EVERY"),
             inline_clean_ms=_positive_float(settings, "BOILERPLATE_INLINE_CLEAN_MS"),
+            max_templates=_positive_int(settings, "BOILERPLATE_MAX_TEMPLATES"),
+            models_in_memory=_positive_int(settings, "BOILERPLATE_MODELS_IN_MEMORY"),
+            site_rules=_site_rules(settings),
             record_fields=_record_fields(settings),
         )
 
@@ -347,6 +367,18 @@ def _fallback_spec(settings: BaseSettings) -> ModelSpec:
     return spec
 
 
-def fitted_fallback(config: BoilerplateConfig) -> SiteModel:
-    """The fallback model, fitted on no sample (validated in :meth:`BoilerplateConfig.from_settings`)."""
-    return config.fallback.create().fit([])
+def _site_rules(settings: BaseSettings) -> SiteRulesSetting:
+    """BOILERPLATE_SITE_RULES, checked: readable, valid selectors, and models that take them."""
+    name = "BOILERPLATE_SITE_RULES"
+    value = settings.get(name, SETTINGS[name].default)
+    try:
+        rules = read_site_rules(value)
+    except ValueError as exc:
+        raise bad_setting(name, value, str(exc)) from exc
+    for setting in ("BOILERPLATE_MODEL", "BOILERPLATE_FALLBACK_MODEL"):
+        spec = _model_spec(settings, setting)
+        try:
+            check_takes_pinned(spec, rules)
+        except ValueError as exc:
+            raise bad_setting(name, value, f"{setting} {spec.label} takes no pinned selectors ({exc})") from exc
+    return rules

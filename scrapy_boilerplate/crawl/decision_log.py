@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterable
 
 from scrapy_boilerplate.crawl.events import FellBack, FitFailed, ModelReady, ModelSource, SiteKey
+from scrapy_boilerplate.crawl.templating import key_domain
 
 logger = logging.getLogger(__name__)
 
@@ -26,30 +27,53 @@ def log_model_ready(event: ModelReady, model_label: str, sample_size: int) -> No
     if event.source in (ModelSource.FITTED, ModelSource.PARTIAL):
         removed = [kept.cleaned.removed_share for kept in event.sample_cleans.values()]
         logger.info(
-            "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text%s",
+            "boilerplate: %s %s for %s on %d pages in %.2f s; it removes %.0f%% of the text%s%s",
             "re-fitted" if event.replaced else "fitted",
             model_label,
-            event.key,
+            key_domain(event.key),
             entry.pages,
             event.seconds,
             100 * (sum(removed) / len(removed) if removed else 0.0),
+            template_note(event.key),
             PARTIAL_NOTE.format(size=sample_size) if event.source is ModelSource.PARTIAL else "",
         )
     else:
         logger.info(
-            "boilerplate: using the stored %s model of %s (fitted on %d pages by %s)",
+            "boilerplate: using the stored %s model of %s (fitted on %d pages by %s)%s",
             entry.model,
-            event.key,
+            key_domain(event.key),
             entry.pages,
             entry.fitter or "another crawl",
+            template_note(event.key),
         )
+
+
+def template_note(key: SiteKey) -> str:
+    """`` (page template KEY)`` for the key of one of a domain's templates ("" for a domain's only one)."""
+    return f" (page template {key})" if key != key_domain(key) else ""
+
+
+def log_template_found(key: SiteKey, url: str, count: int, cap: int, fallback_label: str) -> None:
+    """One INFO line per new page template of a domain; the last one the cap allows says what follows."""
+    logger.info(
+        "boilerplate: page template %d of %s found on %s (%s): it gets a sample and a fit of its own%s",
+        count,
+        key_domain(key),
+        url,
+        key,
+        f"; the domain has the most templates BOILERPLATE_MAX_TEMPLATES allows ({cap}): its pages like none of "
+        f"them are cleaned by the single-page {fallback_label}"
+        if count == cap
+        else "",
+    )
 
 
 def log_fell_back(event: FellBack, fallback_label: str) -> None:
     """One INFO line: the site has no model coming for now, and why."""
     logger.info(
-        "boilerplate: %s has no site model (%s, %d pages sampled here); cleaning it with %s",
-        event.key,
+        "boilerplate: %s has no site model%s (%s, %d pages sampled here); cleaning it with %s",
+        key_domain(event.key),
+        template_note(event.key),
         event.reason.what,
         event.sampled,
         fallback_label,

@@ -1,9 +1,12 @@
-"""Why an item was cleaned by the fallback model, said once per domain, and the crawl's summary.
+"""Why an item was cleaned by the single-page (fallback) model, said once per domain, and the crawl's summary.
 
-Every item that the fallback cleans has one reason.  The first such item of each domain logs one
-WARNING naming the reason and the setting that changes it; every item is counted under
-``boilerplate/items/fallback/<reason>``; at close one INFO line sums up the items by model and the
-fallback reasons.
+Every item that the fallback model cleans has one reason.  Most are failures (the hold was full, the
+fit failed...): the first such item of each domain logs one WARNING naming the reason and the
+setting that changes it, and every item is counted under ``boilerplate/items/fallback/<reason>``.
+Some are no failure: the page's template has no fit (its sample did not fill, the domain has its cap
+of templates, or its items do not wait): the first such item of each domain logs one INFO line, and
+every item is counted under ``boilerplate/items/single_page/<reason>``.  At close one INFO line sums
+up the items by model and the reasons.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ class FallbackReason(enum.Enum):
 
     SAMPLE_NOT_FILLED = (
         "sample_not_filled",
-        "the crawl found fewer of its pages than the sample needs",
+        "the crawl found fewer pages of its template than the sample needs",
         "a smaller BOILERPLATE_SAMPLE_SIZE",
+        False,
     )
     HOLD_FULL = (
         "hold_full",
@@ -50,13 +54,34 @@ class FallbackReason(enum.Enum):
     NO_URL = ("no_url", "the item has no URL to tell its site", "setting BOILERPLATE_URL_FIELD to the URL field")
     NOT_SAMPLED = (
         "not_sampled",
-        "none of the crawled pages of its domain could join a sample",
+        "none of the crawled pages of its template could join a sample",
         "crawling its HTML pages (or giving the item its page's URL)",
+        False,
     )
     MODEL_ERROR = ("model_error", "the site model failed on the page", "another BOILERPLATE_MODEL")
+    SAMPLE_STALLED = (
+        "sample_stalled",
+        "its template's sample got no new page for BOILERPLATE_HOLD_TIMEOUT seconds (its items go on without "
+        "waiting until the sample fills)",
+        "a longer BOILERPLATE_HOLD_TIMEOUT",
+        False,
+    )
+    TEMPLATE_CAP = (
+        "template_cap",
+        "its domain has BOILERPLATE_MAX_TEMPLATES templates and the page is like none of them",
+        "a larger BOILERPLATE_MAX_TEMPLATES",
+        False,
+    )
+    NOT_WAITING = (
+        "not_waiting",
+        "the crawl's samples fill too slowly for its items to wait (its template's fit serves the pages after it)",
+        "a longer BOILERPLATE_HOLD_TIMEOUT",
+        False,
+    )
 
-    def __init__(self, key: str, what: str, remedy: str) -> None:
-        self.key, self.what, self.remedy = key, what, remedy
+    def __init__(self, key: str, what: str, remedy: str, failure: bool = True) -> None:
+        """``failure``: False for a page whose template has no fit (yet), which is no fault of the crawl."""
+        self.key, self.what, self.remedy, self.failure = key, what, remedy, failure
 
 
 class FallbackReport:
@@ -66,6 +91,7 @@ class FallbackReport:
         self.stats = stats
         self.fallback_label = fallback_label
         self._warned: set[str] = set()
+        self._told: set[tuple[str, FallbackReason]] = set()  # (domain, reason) said at INFO, not failures
         self._items_by_model: Counter[str] = Counter()
         self._items_by_reason: Counter[FallbackReason] = Counter()
         self._domains_by_reason: defaultdict[FallbackReason, set[str]] = defaultdict(set)
@@ -77,6 +103,18 @@ class FallbackReport:
             return
         self._items_by_reason[reason] += 1
         self._domains_by_reason[reason].add(domain)
+        if not reason.failure:
+            self.stats.inc_value(keys.ITEMS_SINGLE_PAGE.format(reason=reason.key))
+            if (domain, reason) not in self._told:
+                self._told.add((domain, reason))
+                logger.info(
+                    "boilerplate: pages of %s are cleaned by the single-page %s where %s (%s)",
+                    domain,
+                    self.fallback_label,
+                    reason.what,
+                    reason.key,
+                )
+            return
         self.stats.inc_value(keys.ITEMS_FALLBACK)
         self.stats.inc_value(keys.ITEMS_FALLBACK_REASON.format(reason=reason.key))
         if domain not in self._warned:
@@ -97,12 +135,14 @@ class FallbackReport:
             return None
         models = ", ".join(f"{name} {count}" for name, count in self._items_by_model.most_common())
         line = f"boilerplate: {total} items cleaned ({models or 'none'})"
-        if self._items_by_reason:
-            reasons = ", ".join(
-                f"{reason.key} {count} in {len(self._domains_by_reason[reason])} domains"
-                for reason, count in self._items_by_reason.most_common()
-            )
-            line += f"; {sum(self._items_by_reason.values())} by the fallback {self.fallback_label}: {reasons}"
+        for failure, what in ((False, "by the single-page"), (True, "by the fallback")):
+            counts = [(reason, n) for reason, n in self._items_by_reason.most_common() if reason.failure is failure]
+            if counts:
+                reasons = ", ".join(
+                    f"{reason.key} {count} in {len(self._domains_by_reason[reason])} domains"
+                    for reason, count in counts
+                )
+                line += f"; {sum(n for _, n in counts)} {what} {self.fallback_label}: {reasons}"
         if skipped:
             line += "; passed on uncleaned: " + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items()))
         return line

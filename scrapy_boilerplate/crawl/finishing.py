@@ -25,13 +25,20 @@ from scrapy_boilerplate.rescue import prose_rescue
 @dataclass(frozen=True)
 class CleanedItem:
     """An item's clean: its page cleaned, why the fallback made it (None: the site's model did),
-    whether the longest prose block stands in for an output without a word, and the record fields
-    asked for (record field name -> value, None where the page states no such thing)."""
+    whether the longest prose block stands in for an output without a word (``replaced``: the
+    model's own clean it stands in for), and the record fields asked for (record field name ->
+    value, None where the page states no such thing)."""
 
     cleaned: CleanedPage
     reason: FallbackReason | None
     rescued: bool = False
     fields: Mapping[str, Any] = field(default_factory=dict)
+    replaced: CleanedPage | None = None
+
+    @property
+    def model_clean(self) -> CleanedPage:
+        """The model's own clean of the page (before a rescue), for the drift watch."""
+        return self.replaced or self.cleaned
 
 
 class CleanFinisher:
@@ -39,9 +46,9 @@ class CleanFinisher:
 
     def __init__(self, names: tuple[str, ...] = ()) -> None:
         self.names = names
-        # metadata reads the page's shared tree: parsed before the clean, a model that edits a tree
-        # of its own (ngram) copies it instead of parsing the page a second time
-        self._reads_tree = any(name in METADATA_FIELDS for name in names)
+        # metadata and the page type read the page's shared tree: parsed before the clean, a model
+        # that edits a tree of its own (ngram) copies it instead of parsing the page a second time
+        self._reads_tree = any(name in METADATA_FIELDS or name == "page_type" for name in names)
 
     def clean(self, model: SiteModel, page: Page) -> CleanedItem:
         """``model``'s clean of ``page``, finished; exceptions of the model propagate."""
@@ -63,5 +70,5 @@ class CleanFinisher:
         page), used unless the rescue replaced it."""
         rescued = prose_rescue(cleaned, page)  # reads the tree only for an output without a word
         if rescued is not None:
-            return CleanedItem(rescued, None, True, extra_fields(page, rescued, self.names))
+            return CleanedItem(rescued, None, True, extra_fields(page, rescued, self.names), cleaned)
         return CleanedItem(cleaned, None, False, extra_fields(page, cleaned, self.names) if fields is None else fields)

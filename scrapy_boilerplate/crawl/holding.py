@@ -77,7 +77,12 @@ class HoldQueue:
         timeout: float,
         call_later: Callable[..., Any],
         clock: Callable[[], float] = time.monotonic,
+        on_deadline: Callable[[str], None] | None = None,
     ) -> None:
+        """``on_deadline(domain)`` is called when an item of ``domain`` reaches its deadline, and may
+        release the domain's items itself (with a reason of its own); an item it leaves is released
+        for the deadline."""
+        self.on_deadline = on_deadline or (lambda domain: None)
         self.max_items = max_items
         self.max_bytes = max_bytes
         self.timeout = timeout
@@ -133,6 +138,7 @@ class HoldQueue:
         if remaining > 0:
             held.timer = self._call_later(remaining, self._deadline, held)
         else:
+            self.on_deadline(held.domain)
             self._release_one(held, ToFallback(FallbackReason.DEADLINE))
 
     def _release_one(self, held: _Held, release: Release) -> None:

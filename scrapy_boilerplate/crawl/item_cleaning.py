@@ -41,18 +41,19 @@ class ItemCleaning:
     def __init__(
         self,
         cleaner: Cleaner,
-        fallback: SiteModel,
+        fallback_for: Callable[[SiteKey], SiteModel],
         sample_cleans: SampleCleans,
         drift: DriftWatch,
         resample: Callable[[SiteKey, str, str, Response | None], None],
         stats: Any,
         finisher: CleanFinisher | None = None,
     ) -> None:
-        """``resample(key, url, html, response)`` offers a page cleaned by ``key``'s model to the
-        site's new sample when it samples again after a template change; ``finisher`` reads the
-        record fields the crawl asks for, with each clean (default: none)."""
+        """``fallback_for(key)``: the single-page model of ``key``'s domain; ``resample(key, url, html,
+        response)`` offers a page cleaned by ``key``'s model to the site's new sample when it samples
+        again after a template change; ``finisher`` reads the record fields the crawl asks for, with
+        each clean (default: none)."""
         self.cleaner = cleaner
-        self.fallback = fallback
+        self.fallback_for = fallback_for
         self.sample_cleans = sample_cleans
         self.drift = drift
         self.resample = resample
@@ -76,11 +77,11 @@ class ItemCleaning:
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
         """The clean (see the module docstring); the fallback's reason is the item's own, else the clean's."""
-        cleaner = model or self.fallback
+        cleaner = model or self.fallback_for(key)
         if model is not None:
             kept = self.sample_cleans.take(key, page.url, page.html)
             if kept is not None:  # its fields were read by the fit; the page is parsed only for a rescue
-                item = self.finisher.finish(kept.cleaned, Page(page.html, page.url), kept.fields)
+                item = self.finisher.finish(kept.cleaned, page.parsed or Page(page.html, page.url), kept.fields)
                 if page.response is not None:
                     self.page_cleans.keep(page.response, cleaner, item)
                 return item
@@ -92,21 +93,29 @@ class ItemCleaning:
     async def _fresh(
         self, key: SiteKey, page: ItemPage, model: SiteModel | None, reason: FallbackReason | None
     ) -> CleanedItem | None:
-        """Clean the page now (measured for drift when due), finished on the tree the clean parsed."""
-        parsed = Page(page.html, page.url)
+        """Clean the page now (measured for drift when due), finished on the tree the clean parsed (the
+        one parsed to tell the page's template, if it was)."""
+        parsed = page.parsed or Page(page.html, page.url)
         if model is not None and (fingerprint := self.drift.due(key, model)):
             return await self._measure(key, model, fingerprint, parsed)
-        return await self._clean(model, parsed, reason)
+        item = await self._clean(key, model, parsed, reason)
+        if model is not None and item is not None and item.reason is None:
+            self.drift.covered(key, model, item.model_clean)  # a model with rules: its coverage tells drift
+        return item
 
-    async def _clean(self, model: SiteModel | None, page: Page, reason: FallbackReason | None) -> CleanedItem | None:
-        """Clean with ``model`` (None: the fallback); a failing site model falls back, then gives up.
+    async def _clean(
+        self, key: SiteKey, model: SiteModel | None, page: Page, reason: FallbackReason | None
+    ) -> CleanedItem | None:
+        """Clean with ``model`` (None: the fallback of ``key``'s domain); a failing site model falls
+        back, then gives up.
 
         Returns the finished clean (None when every model failed), with why the fallback made it."""
+        fallback = self.fallback_for(key)
         candidates = [model] if model is not None else []
-        for candidate in [*candidates, self.fallback]:
+        for candidate in [*candidates, fallback]:
             try:
                 item = await self.cleaner.run(candidate, self.finisher.clean, candidate, page)
-                return replace(item, reason=reason) if candidate is self.fallback and reason is not None else item
+                return replace(item, reason=reason) if candidate is fallback and reason is not None else item
             except Exception as exc:  # degrade, never crash: the item goes on
                 self.stats.inc_value(keys.ERRORS.format(kind=type(exc).__name__))
                 logger.warning("boilerplate: %s could not clean %s: %r", candidate.name, page.url, exc)
@@ -120,7 +129,7 @@ class ItemCleaning:
         try:
             item, removed, unseen = await self.cleaner.run(model, self.finisher.measure, model, page, fingerprint)
         except Exception:  # _clean retries, counts and falls back as for any item
-            return await self._clean(model, page, None)
+            return await self._clean(key, model, page, None)
         self.drift.observe(key, model, removed, unseen)
         return item
 

@@ -16,18 +16,22 @@ from typing import Any
 from scrapy import signals
 from scrapy.http import Response, TextResponse
 
+from scrapy_boilerplate.page import Page
+
 OPTED_OUT = None  # the entry of an item whose request set dont_clean_boilerplate
 
 
 @dataclass(frozen=True)
 class ItemPage:
-    """The page an item is cleaned from: its HTML, URL, size in Scrapy's scraper slot, and response
-    (None when the item carries the HTML)."""
+    """The page an item is cleaned from: its HTML, URL, size in Scrapy's scraper slot, response
+    (None when the item carries the HTML), and the page parsed already to tell its template (its
+    clean reads the same tree)."""
 
     html: str
     url: str
     size: int
     response: Response | None = None
+    parsed: Page | None = None
 
 
 class ItemPages:

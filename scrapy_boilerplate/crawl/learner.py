@@ -33,23 +33,27 @@ import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.book import SiteBook
 from scrapy_boilerplate.crawl.cleaner import Cleaner
 from scrapy_boilerplate.crawl.clock import Clock, ReactorClock
-from scrapy_boilerplate.crawl.config import BoilerplateConfig, fitted_fallback
+from scrapy_boilerplate.crawl.config import BoilerplateConfig
 from scrapy_boilerplate.crawl.decision_log import (
     log_fell_back,
     log_fit_failed,
     log_model_ready,
+    log_template_found,
     log_unfinished_samples,
 )
+from scrapy_boilerplate.crawl.domain import DomainStatus
 from scrapy_boilerplate.crawl.engine_state import EngineView
 from scrapy_boilerplate.crawl.errors import BadSettingError, fail_crawl
 from scrapy_boilerplate.crawl.fallback import FallbackReason, FallbackReport
 from scrapy_boilerplate.crawl.finishing import CleanFinisher
+from scrapy_boilerplate.crawl.fit_gate import FitGate
 from scrapy_boilerplate.crawl.fit_handler import FitHandler
 from scrapy_boilerplate.crawl.fitting import FitQueue, FitRunner
 from scrapy_boilerplate.crawl.holding import HoldQueue, ToFallback, WithModel
 from scrapy_boilerplate.crawl.item_cleaning import ItemCleaning
 from scrapy_boilerplate.crawl.item_steps import ItemSteps
 from scrapy_boilerplate.crawl.itempages import ItemPages
+from scrapy_boilerplate.crawl.pacing import SamplePace
 from scrapy_boilerplate.crawl.persistence import StoreSession
 from scrapy_boilerplate.crawl.polling import SharedStorePoller
 from scrapy_boilerplate.crawl.quiet import QuietWatcher
@@ -57,7 +61,9 @@ from scrapy_boilerplate.crawl.recovery import HeldItemRecovery
 from scrapy_boilerplate.crawl.sample_cleans import SampleCleans
 from scrapy_boilerplate.crawl.sampler import Sampler
 from scrapy_boilerplate.crawl.shared_seen import SharedSeenPages
+from scrapy_boilerplate.crawl.shelf import ModelShelf
 from scrapy_boilerplate.crawl.stopping import GracefulStop
+from scrapy_boilerplate.crawl.templating import PageTemplates
 from scrapy_boilerplate.crawl.waiting import ModelWait
 from scrapy_boilerplate.crawl.writing import ItemWriter
 from scrapy_boilerplate.drift import DriftMonitor, DriftWatch
@@ -74,16 +80,27 @@ class BoilerplateLearner:
         self.config = config
         self.crawler = crawler
         self.stats = crawler.stats
-        self.fallback = fitted_fallback(config)
         self.report = FallbackReport(crawler.stats, config.fallback.label)
         self.hold = HoldQueue(
-            config.hold_max_items, config.hold_max_bytes, config.hold_timeout, clock.callLater, clock.seconds
+            config.hold_max_items,
+            config.hold_max_bytes,
+            config.hold_timeout,
+            clock.callLater,
+            clock.seconds,
+            self.deadline,
         )
         self.item_pages = ItemPages(crawler)
-        self.book = SiteBook(config.sample_size, config.max_sampling_domains)
+        self.pace = SamplePace(config.hold_timeout, clock.seconds)
         self.session = StoreSession(config, crawler)
+        self.shelf = ModelShelf(config.models_in_memory, self.session.reload)
+        self.book = SiteBook(config.sample_size, config.max_sampling_domains, self.shelf.shelve)
         self.sample_cleans = SampleCleans(clock)
-        self.sampler = Sampler(self.book, self.session, self.route, self.store_lost, config.max_page_bytes)
+        self.templates = PageTemplates(
+            template_cap(config, self.session), self.session.stored_templates, self.template_found
+        )
+        self.sampler = Sampler(
+            self.book, self.templates, self.session, self.route, self.store_lost, config.max_page_bytes
+        )
         self.fit_runner = FitRunner(self.session)
         fit_handler = FitHandler(
             self.fit_runner, self.book, self.session, self.route, self.store_lost, config.min_sample_size
@@ -97,8 +114,9 @@ class BoilerplateLearner:
             EngineView(crawler), lambda: self.hold.count, self.fits, self.release_unfinished, self.stop.tick, clock
         )
         self.poller = SharedStorePoller(self.book, self.session, self.fits, self.route, self.store_lost, clock)
-        self.recovery = HeldItemRecovery(config, self.session, crawler, self.item_pages, self.sampler.offer, clock)
+        self.recovery = HeldItemRecovery(config, self.session, crawler, self.item_pages, self.sampler.offer_page, clock)
         self.seen_pages = SharedSeenPages.connect(crawler)  # scrapy-redis: unfiltered requests join the "seen" set
+        self.fit_gate = FitGate(self.fits.submit, self.hold.waiting)  # a template's fit waits for an item
         self.item_steps = self._item_steps()
 
     def _item_steps(self) -> ItemSteps:
@@ -109,11 +127,19 @@ class BoilerplateLearner:
             config,
             self.stats,
             self.item_pages,
+            self.templates,
             self.recovery,
-            ModelWait(self.book, self.hold, self.recovery.record, self.stats),
+            ModelWait(
+                self.book,
+                self.hold,
+                self.recovery.record,
+                self.stats,
+                self.pace.waiting_pays,
+                self.fit_gate.item_arrived,
+            ),
             ItemCleaning(
                 cleaner,
-                self.fallback,
+                self.session.specs.fallback,
                 self.sample_cleans,
                 self.drift,
                 self.sampler.offer_late,
@@ -142,21 +168,35 @@ class BoilerplateLearner:
         """Act on each event of a site's change: its waiting items, the fit queue, the stats and the log."""
         for event in happened:
             if isinstance(event, events.ModelReady):
+                self.pace.done(event.key)
                 self._model_ready(event)
             elif isinstance(event, events.FellBack):
+                self.pace.done(event.key)
                 self._fell_back(event)
             elif isinstance(event, events.ItemsReleased):
                 self.hold.release_domain(event.key, ToFallback(event.reason))
             elif isinstance(event, events.FitDue):
-                self.fits.submit(event.job)
+                self.fit_gate.due(event.job)
             elif isinstance(event, events.PageOffered):
                 if event.accepted:
                     self.stats.inc_value(keys.SAMPLE_PAGES)
+                    self.pace.page(event.key)
                 self.hold.progressed((event.key,))
             elif isinstance(event, events.FitFailed):
                 self._fit_failed(event)
             else:
                 self.stats.inc_value(_COUNTED[type(event)])
+
+    def template_found(self, key: events.SiteKey, url: str, count: int) -> None:
+        """A new page template of a domain: counted, and said (with the cap when it is reached)."""
+        self.stats.inc_value(keys.TEMPLATES_FOUND)
+        log_template_found(key, url, count, self.config.max_templates, self.config.fallback.label)
+
+    def deadline(self, key: events.SiteKey) -> None:
+        """An item of ``key`` waited its deadline: a template whose sample stalled falls back (its items
+        go on without waiting until the sample fills, no failure); a stalled fit leaves it to the hold."""
+        if self.book.status(key) is DomainStatus.SAMPLING:
+            self.route(self.book.stop_waiting(key, FallbackReason.SAMPLE_STALLED))
 
     def store_lost(self) -> None:
         """The shared store was lost: stop polling it; sites still sampling start a sample of their own."""
@@ -224,6 +264,12 @@ class BoilerplateLearner:
             )
             await maybe_deferred_to_future(self.fits.finished())
         log_unfinished_samples(self.book.resampling(), self.config.sample_size)
+        if self.fit_gate.parked:
+            self.stats.set_value(keys.TEMPLATES_WITHOUT_ITEMS, self.fit_gate.parked)
+            logger.info(
+                "boilerplate: %d page templates filled a sample but yielded no item (home or listing pages): not fitted",
+                self.fit_gate.parked,
+            )
         self.hold.release_all(ToFallback(FallbackReason.CLOSING))
         self.item_pages.clear()
         self.recovery.stop()
@@ -237,6 +283,18 @@ class BoilerplateLearner:
             if key.startswith(keys.ITEMS_SKIPPED.split("{")[0])
         }
         self.report.log_summary(skipped)
+
+
+def template_cap(config: BoilerplateConfig, session: StoreSession) -> int:
+    """BOILERPLATE_MAX_TEMPLATES, or 1 on a shared store: workers share samples by domain there, and
+    each would group a domain's pages by template in its own order."""
+    if session.shared and config.max_templates > 1:
+        logger.info(
+            "boilerplate: the model store is shared by the crawl's workers: each domain is one template "
+            "(BOILERPLATE_MAX_TEMPLATES applies to crawls on a directory store)"
+        )
+        return 1
+    return config.max_templates
 
 
 def drift_monitor(config: BoilerplateConfig) -> DriftMonitor | None:

@@ -20,6 +20,8 @@ import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
 from scrapy_boilerplate.crawl.errors import bad_configuration, fail_crawl
 from scrapy_boilerplate.crawl.site_fit import FitOutcome, SampleFitter
+from scrapy_boilerplate.crawl.site_rules import SiteSpecs
+from scrapy_boilerplate.crawl.templating import TEMPLATE_MARK, key_domain
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.store import (
     LocalCoordinator,
@@ -63,12 +65,24 @@ class StoreSession:
         jobdir = crawler.settings.get("JOBDIR")
         if jobdir and isinstance(self.coordinator, LocalCoordinator):  # a shared sample lives on its server
             self.coordinator = JobDirCoordinator(jobdir, spider, partial(self.failed, "keeping samples in JOBDIR"))
+        self.specs = SiteSpecs(config.model, config.fallback, config.site_rules)
         self.samples = SpiderStore(
-            self.store, self.coordinator, spider, config.model, config.sample_size, config.fit_lock_ttl
+            self.store,
+            self.coordinator,
+            spider,
+            config.model,
+            config.sample_size,
+            config.fit_lock_ttl,
+            self.specs.spec,
         )
         self.fitter = SampleFitter(
-            config.model, keep_cleaned_html=config.cleaned_html_field is not None, fields=config.record_names
+            config.model,
+            config.cleaned_html_field is not None,
+            config.drift_enabled,
+            self.specs.spec,
+            fields=config.record_names,
         )
+        self._stored_names: dict[str, list[str]] | None = None  # domain -> its stored template keys
 
     def _usable(self, store: ModelStore, spider: str, required: bool, crawler: Crawler) -> ModelStore:
         """``store`` when it can be used now; else one line says so and the crawl stops (``required``)
@@ -123,7 +137,9 @@ class StoreSession:
         self.store = MemoryStore(self.stats)
         if shared:
             self.coordinator = LocalCoordinator()
-        self.samples = SpiderStore(self.store, self.coordinator, old.spider, old.spec, old.sample_size, old.lock_ttl)
+        self.samples = SpiderStore(
+            self.store, self.coordinator, old.spider, old.spec, old.sample_size, old.lock_ttl, old.spec_for
+        )
         logger.warning(
             "boilerplate: continuing without the %smodel store: this worker samples and fits on its own, "
             "and its models are not kept",
@@ -149,6 +165,32 @@ class StoreSession:
             keys.STORE_ERRORS,
         )
 
+    def stored_templates(self, domain: str) -> list[tuple[str, frozenset[int]]]:
+        """The templates of ``domain`` the store holds models of: (site key, structure signature).
+
+        The store's names are listed once, at the first call (a template another worker stores
+        later is learned here anew); a failing store has none."""
+        if self._stored_names is None:
+            try:
+                names = self.store.names(self.samples.spider)
+            except StoreError as exc:
+                self.failed("listing the stored templates", exc)
+                names = []
+            self._stored_names = {}
+            for name in names:
+                if TEMPLATE_MARK in name:
+                    self._stored_names.setdefault(key_domain(name), []).append(name)
+        found: list[tuple[str, frozenset[int]]] = []
+        for key in self._stored_names.pop(domain, []):
+            try:
+                entry = self.store.entry(self.samples.spider, key)
+            except StoreError as exc:
+                self.failed(f"reading the stored templates of {domain}", exc)
+                return found
+            if entry is not None and entry.template:
+                found.append((key, entry.template))
+        return found
+
     def load(self, domain: str) -> StoredModel | None:
         """The stored model of ``domain``, or None (absent, unusable, or the store failed)."""
         try:
@@ -159,6 +201,14 @@ class StoreSession:
         if stored is not None:
             self.stats.inc_value(keys.STORE_LOADED)
         return stored
+
+    def reload(self, key: str) -> StoredModel | None:
+        """The stored model of ``key`` again, for a model dropped from memory (may run in a thread)."""
+        try:
+            return self.samples.load(key)
+        except StoreError as exc:
+            self.failed(f"reloading the model of {key}", exc)
+            return None
 
     def offer(self, domain: str, page: Page) -> SampleOffer | None:
         """Offer a page to the domain's (shared) sample; None if the store failed (see :meth:`go_local`)."""

@@ -9,6 +9,7 @@ the item (:mod:`writing`).  Anything unusable passes on untouched, its reason co
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from itemadapter import ItemAdapter
@@ -18,12 +19,13 @@ from scrapy.http import TextResponse
 
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.components import require_learner
-from scrapy_boilerplate.crawl.domain import site_key
+from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.item_steps import ItemSteps
 from scrapy_boilerplate.crawl.itemfields import ItemFields, item_classes_named_by, unwritable_item_classes
 from scrapy_boilerplate.crawl.itempages import OPTED_OUT, ItemPage
 from scrapy_boilerplate.crawl.page_checks import skip_reason
 from scrapy_boilerplate.html import decode_html
+from scrapy_boilerplate.page import Page
 
 logger = logging.getLogger(__name__)
 
@@ -90,12 +92,24 @@ class BoilerplatePipeline:
         page = self._page_of(fields, response)
         if isinstance(page, str):
             return self._skip(item, page)
-        key = site_key(page.url) if page.url else ""
+        key, page = self._site_of(page)
         release = await self.steps.wait.release(key, page, item)
         cleaned = await self.steps.clean.clean(key, page, release)
         if cleaned is not None:
             self.steps.write.write(fields, key, cleaned)
         return item
+
+    def _site_of(self, page: ItemPage) -> tuple[SiteKey, ItemPage]:
+        """The site key of ``page`` ("" without a URL).  A page parsed here to tell its template keeps
+        the tree for its clean, unless its item is going to wait (a waiting item keeps no tree)."""
+        if not page.url:
+            return "", page
+        key = self.steps.templates.known(page.url)
+        if key is not None:
+            return key, page
+        parsed = Page(page.html, page.url)
+        key = self.steps.templates.key(parsed)
+        return key, page if self.steps.wait.waits(key) else replace(page, parsed=parsed)
 
     def _page_of(self, fields: ItemAdapter, response: TextResponse | None) -> ItemPage | str:
         """The page that cleans the item, or why there is none (a skip reason)."""

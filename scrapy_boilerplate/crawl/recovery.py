@@ -33,9 +33,8 @@ from scrapy.utils.defer import deferred_from_coro
 import scrapy_boilerplate.crawl.stats as keys
 from scrapy_boilerplate.crawl.clock import Clock, looping_call
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
-from scrapy_boilerplate.crawl.domain import site_key
+from scrapy_boilerplate.crawl.domain import domain_of
 from scrapy_boilerplate.crawl.engine_state import send_to_item_pipelines, spider_closing
-from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.itempages import ItemPages
 from scrapy_boilerplate.crawl.itemrecords import HeldRecord, UnrecordableItem, decode_record, encode_record
 from scrapy_boilerplate.crawl.persistence import StoreSession
@@ -60,10 +59,10 @@ class HeldItemRecovery:
         session: StoreSession,
         crawler: Crawler,
         item_pages: ItemPages,
-        offer_page: Callable[[SiteKey, Page], None],
+        offer_page: Callable[[Page], None],
         clock: Clock,
     ) -> None:
-        """``offer_page(key, page)`` offers a taken-over item's page to its site's sample."""
+        """``offer_page(page)`` offers a taken-over item's page to its site's sample."""
         self.config = config
         self.session = session
         self.crawler = crawler
@@ -264,9 +263,8 @@ class HeldItemRecovery:
         else:
             response = HtmlResponse(held.url, body=html.encode("utf-8"), encoding="utf-8")
             self.item_pages.link(held.item, response)
-        key = site_key(held.url)
-        if isinstance(html, str) and key:
-            self.offer_page(key, Page(html, held.url))
+        if isinstance(html, str) and domain_of(held.url):
+            self.offer_page(Page(html, held.url))
 
     # -- staying open for other workers' items -------------------------------------------------
     def spider_idle(self) -> None:

@@ -19,6 +19,7 @@ from scrapy_boilerplate.crawl.domain import DomainStatus
 from scrapy_boilerplate.crawl.events import Event, Evicted, ModelSource, SiteKey
 from scrapy_boilerplate.crawl.page_checks import sample_skip_reason
 from scrapy_boilerplate.crawl.persistence import StoreSession
+from scrapy_boilerplate.crawl.templating import PageTemplates, is_unmatched
 from scrapy_boilerplate.page import Page
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class Sampler:
     def __init__(
         self,
         book: SiteBook,
+        templates: PageTemplates,
         session: StoreSession,
         emit: Callable[[list[Event]], None],
         on_store_lost: Callable[[], None],
@@ -38,6 +40,7 @@ class Sampler:
         """``on_store_lost()`` is called when the shared store failed while a page was offered;
         larger pages reaching the pipeline join no sample."""
         self.book = book
+        self.templates = templates
         self.max_page_bytes = max_page_bytes
         self.session = session
         self.emit = emit
@@ -50,8 +53,16 @@ class Sampler:
 
     def wants(self, key: SiteKey) -> bool:
         """True while ``key`` collects a sample (its first, or a new one after a template change)."""
+        if is_unmatched(key):
+            return False
         self._see(key)
         return self.book.wants_pages(key)
+
+    def may_want(self, domain: str) -> bool:
+        """True while a page of ``domain`` whose template is not known yet may join a sample: the
+        domain may still find a new template, or one of its templates collects a sample."""
+        keys = self.templates.templates(domain)
+        return len(keys) < self.templates.max_templates or any([self.wants(key) for key in keys])
 
     def offer(self, key: SiteKey, page: Page) -> None:
         """Offer one page to ``key``'s (possibly shared) sample, once; the fit is queued when it fills it."""
@@ -68,6 +79,12 @@ class Sampler:
             self.emit(self.book.page_offered(key, page.url, False, None))
         else:
             self.emit(self.book.page_offered(key, page.url, offer.accepted, offer.count))
+
+    def offer_page(self, page: Page) -> None:
+        """Offer ``page`` to its template's sample, if that samples (a page that passed no middleware)."""
+        key = self.templates.key(page)
+        if self.wants(key):
+            self.offer(key, Page(page.html, page.url))  # the sample keeps the text, not the tree
 
     def offer_late(self, key: SiteKey, url: str, html: str, response: Response | None = None) -> None:
         """A page of ``key`` reached the pipeline (from ``response``, or an item's HTML field): while

@@ -12,10 +12,11 @@ It blocks (CPU and store I/O): the crawl runs it in a worker thread, or inline w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from scrapy_boilerplate.crawl.events import SampleClean
+from scrapy_boilerplate.crawl.templating import TEMPLATE_MARK, page_signature
 from scrapy_boilerplate.drift.monitor import fit_baseline
 from scrapy_boilerplate.models.base import CleanedPage
 from scrapy_boilerplate.models.spec import ModelSpec
@@ -49,14 +50,25 @@ class FitOutcome:
 class SampleFitter:
     """Fits ``spec`` on a site's sample in a :class:`SpiderStore` (see the module docstring)."""
 
-    def __init__(self, spec: ModelSpec, keep_cleaned_html: bool = True, fields: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        spec: ModelSpec,
+        keep_cleaned_html: bool = True,
+        fingerprint: bool = True,
+        spec_for: Callable[[str], ModelSpec] | None = None,
+        fields: tuple[str, ...] = (),
+    ) -> None:
         """``keep_cleaned_html``: whether the sample's cleans keep their cleaned HTML (a crawl without
         BOILERPLATE_CLEANED_HTML_FIELD never reads it, and serialising costs each sample page a trip
-        through libxml2's serialiser, which hands the GIL to the reactor and back); ``fields``: the
-        record fields each sample clean carries (see :func:`~scrapy_boilerplate.records.extra_fields`),
-        read here from the trees the fit parsed."""
+        through libxml2's serialiser, which hands the GIL to the reactor and back); ``fingerprint``:
+        whether the drift watch will compare pages with the sample's fingerprint (a crawl without drift
+        watch, or a model whose rules' coverage tells, needs none); ``fields``: the record fields each
+        sample clean carries (see :func:`~scrapy_boilerplate.records.extra_fields`), read here from the
+        trees the fit parsed."""
         self.spec = spec
+        self.spec_for = spec_for  # a domain's own spec (its pinned selectors); None: ``spec`` for all
         self.keep_cleaned_html = keep_cleaned_html
+        self.fingerprint = fingerprint  # False: no drift watch, so no sample fingerprint
         self.fields = fields
 
     def fit(self, samples: SpiderStore, domain: str, parsed: Sequence[Page] = ()) -> FitOutcome:
@@ -102,10 +114,11 @@ class SampleFitter:
 
     def _fit_pages(self, spider: str, domain: str, pages: list[Page], generation: int) -> tuple[StoredModel, Cleans]:
         """The model fitted on ``pages`` as a store record (with its drift baseline), and its cleans of them."""
-        model = self.spec.create().fit(pages)
+        model = (self.spec_for(domain) if self.spec_for else self.spec).create().fit(pages)
         cleaned = [model.clean(page) for page in pages]
-        baseline = fit_baseline(model, pages, cleaned)
-        stored = StoredModel.new(spider, domain, model, len(pages), baseline, generation)
+        baseline = fit_baseline(model, pages, cleaned, self.fingerprint)
+        template = page_signature(pages[0]) if TEMPLATE_MARK in domain and pages else frozenset()
+        stored = StoredModel.new(spider, domain, model, len(pages), baseline, generation, template)
         # The sample's cleans serve their items, which never carry decisions (they are for the
         # inspection report): drop them.  Unread, they would keep each page's parsed tree (~0.5 MB on
         # dragnet pages) alive until its item comes; read, they cost style_tree ~0.26 M

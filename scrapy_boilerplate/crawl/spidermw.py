@@ -24,7 +24,7 @@ from scrapy.http import Response, TextResponse
 
 from scrapy_boilerplate.crawl.components import require_learner
 from scrapy_boilerplate.crawl.config import DONT_CLEAN_META
-from scrapy_boilerplate.crawl.domain import site_key
+from scrapy_boilerplate.crawl.domain import domain_of
 from scrapy_boilerplate.crawl.itempages import ItemPages
 
 
@@ -44,17 +44,25 @@ def forget_selector(response: Response) -> None:
 class BoilerplateSpiderMiddleware:
     """Links each item without HTML to its response; marks the items of opted-out responses."""
 
-    def __init__(self, pages: ItemPages, html_field: str, items_wait: Callable[[str], bool] | None = None) -> None:
-        """``items_wait(key)``: True while the items of the site ``key`` wait for its model."""
+    def __init__(
+        self,
+        pages: ItemPages,
+        html_field: str,
+        items_wait: Callable[[str], bool] | None = None,
+        key_of: Callable[[str], str | None] = domain_of,
+    ) -> None:
+        """``items_wait(key)``: True while the items of the site ``key`` wait for its model;
+        ``key_of(url)``: the site key of the page at ``url`` (None: not known yet)."""
         self.pages = pages
         self.html_field = html_field
         self.items_wait = items_wait or (lambda domain: False)
+        self.key_of = key_of
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BoilerplateSpiderMiddleware:
         """Needs the learner extension (the add-on enables both)."""
         learner = require_learner(crawler, cls.__name__)
-        return cls(learner.item_pages, learner.config.html_field, learner.book.items_wait)
+        return cls(learner.item_pages, learner.config.html_field, learner.book.items_wait, learner.templates.known)
 
     def process_spider_output(self, response: Response, result: Iterable[Any], spider: Any = None) -> Iterable[Any]:
         """Sync callbacks."""
@@ -78,7 +86,10 @@ class BoilerplateSpiderMiddleware:
 
     def _done(self, response: Response) -> None:
         """The callback yielded everything: a response kept for waiting items keeps no parsed tree."""
-        if isinstance(response, TextResponse) and not _opted_out(response) and self.items_wait(site_key(response.url)):
+        if not isinstance(response, TextResponse) or _opted_out(response):
+            return
+        key = self.key_of(response.url)
+        if key is not None and self.items_wait(key):
             forget_selector(response)
 
     def _noter(self, response: Response) -> Any:

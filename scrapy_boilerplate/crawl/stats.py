@@ -11,16 +11,20 @@ MODELS_FITTED = "boilerplate/models/fitted"
 MODELS_PARTIAL = "boilerplate/models/partial"  # fitted on a partial sample at a graceful stop
 FIT_SECONDS = "boilerplate/models/fit_seconds"
 DOMAINS_FALLBACK = "boilerplate/domains/fallback"
+TEMPLATES_FOUND = "boilerplate/templates/found"  # page templates found in this crawl (stored ones not counted)
+TEMPLATES_WITHOUT_ITEMS = "boilerplate/templates/without_items"  # full samples never fitted: no item came
 DOMAINS_EVICTED = "boilerplate/domains/evicted"
 ITEMS_CLEANED = "boilerplate/items/cleaned/{model}"
 ITEMS_FALLBACK = "boilerplate/items/fallback"
 ITEMS_FALLBACK_REASON = "boilerplate/items/fallback/{reason}"  # see crawl.fallback.FallbackReason
+ITEMS_SINGLE_PAGE = "boilerplate/items/single_page/{reason}"  # the page's template has no fit: no failure
 ITEMS_HELD = "boilerplate/items/held"
 ITEMS_RELEASED = "boilerplate/items/released/{reason}"  # model, or a fallback reason
 ITEMS_RESCUED = "boilerplate/items/rescued"  # the model kept almost nothing: the longest prose block stands in
 ITEMS_SKIPPED = "boilerplate/items/skipped/{reason}"  # opt_out, no_html, not_html, too_large, undeclared_field
 # markdown, title, author, published, language, page_type: written, or empty (the page states none)
 FIELDS = "boilerplate/fields/{field}/{outcome}"
+PAGE_TYPES = "boilerplate/page_types/{type}"  # items of each page type (when its field is set)
 CHARS_TOTAL = "boilerplate/chars/total"
 CHARS_REMOVED = "boilerplate/chars/removed"
 REMOVED_SHARE = "boilerplate/removed_share"
@@ -48,15 +52,19 @@ ALL_KEYS: tuple[str, ...] = (
     MODELS_PARTIAL,
     FIT_SECONDS,
     DOMAINS_FALLBACK,
+    TEMPLATES_FOUND,
+    TEMPLATES_WITHOUT_ITEMS,
     DOMAINS_EVICTED,
     ITEMS_CLEANED,
     ITEMS_FALLBACK,
     ITEMS_FALLBACK_REASON,
+    ITEMS_SINGLE_PAGE,
     ITEMS_HELD,
     ITEMS_RELEASED,
     ITEMS_RESCUED,
     ITEMS_SKIPPED,
     FIELDS,
+    PAGE_TYPES,
     CHARS_TOTAL,
     CHARS_REMOVED,
     REMOVED_SHARE,

@@ -19,6 +19,7 @@ from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReason
 from scrapy_boilerplate.crawl.holding import HoldQueue, Release, ToFallback, WithModel
 from scrapy_boilerplate.crawl.itempages import ItemPage
+from scrapy_boilerplate.crawl.templating import is_unmatched
 
 
 class ModelWait:
@@ -30,22 +31,37 @@ class ModelWait:
         hold: HoldQueue,
         record: Callable[[Any, str, str | None], Awaitable[None]],
         stats: Any,
+        waiting_pays: Callable[[], bool] = lambda: True,
+        arrived: Callable[[SiteKey], None] = lambda key: None,
     ) -> None:
-        """``record(item, url, html)`` records an item that starts waiting (``html`` None: the item carries it)."""
+        """``record(item, url, html)`` records an item that starts waiting (``html`` None: the item
+        carries it); ``waiting_pays()``: whether the crawl's samples fill fast enough for items to
+        wait (see :mod:`~scrapy_boilerplate.crawl.pacing`); ``arrived(key)``: an item of ``key`` came."""
         self.book = book
+        self.arrived = arrived
         self.hold = hold
+        self.waiting_pays = waiting_pays
         self.record = record
         self.stats = stats
+
+    def waits(self, key: SiteKey) -> bool:
+        """True when an item of ``key`` would wait for the site's model now."""
+        return self.book.in_use(key) is None and self.book.items_wait(key) and self.waiting_pays()
 
     async def release(self, key: SiteKey, page: ItemPage, item: Any) -> Release:
         """How ``item`` of site ``key`` (``page``: its page) goes on; waits while the site's model is coming."""
         if not key:
             return ToFallback(FallbackReason.NO_URL)
+        if is_unmatched(key):
+            return ToFallback(FallbackReason.TEMPLATE_CAP)
+        self.arrived(key)
         in_use = self.book.in_use(key)
         if in_use is not None:
             return WithModel(in_use)
         if not self.book.items_wait(key):
             return ToFallback(self.book.fallback_reason(key))
+        if not self.waiting_pays():
+            return ToFallback(FallbackReason.NOT_WAITING)
         held = self.hold.hold(key, page.size)
         if held is None:
             return ToFallback(FallbackReason.HOLD_FULL)

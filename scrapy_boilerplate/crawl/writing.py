@@ -13,9 +13,11 @@ from scrapy_boilerplate.crawl.events import SiteKey
 from scrapy_boilerplate.crawl.fallback import FallbackReport
 from scrapy_boilerplate.crawl.finishing import CleanedItem
 from scrapy_boilerplate.crawl.itemfields import ItemFields
+from scrapy_boilerplate.crawl.templating import key_domain
 from scrapy_boilerplate.rescue import RESCUE_MARK
 
 FALLBACK_MARK = " (fallback)"  # appended to the model name in the model field
+SINGLE_PAGE_MARK = " (single page)"  # the same, where the page's template has no fit: no failure
 
 
 class ItemWriter:
@@ -30,7 +32,8 @@ class ItemWriter:
         """Write ``item``'s clean into the item of ``adapter`` (of site ``key``), count it, report a
         fallback."""
         cleaned, reason = item.cleaned, item.reason
-        label = cleaned.model + (FALLBACK_MARK if reason is not None else "") + (RESCUE_MARK if item.rescued else "")
+        mark = "" if reason is None else FALLBACK_MARK if reason.failure else SINGLE_PAGE_MARK
+        label = cleaned.model + mark + (RESCUE_MARK if item.rescued else "")
         values: dict[str, Any] = {self.config.text_field: cleaned.text}
         if self.config.cleaned_html_field:
             values[self.config.cleaned_html_field] = cleaned.html
@@ -45,7 +48,7 @@ class ItemWriter:
             self.stats.inc_value(keys.ITEMS_CLEANED.format(model=cleaned.model))
         self.stats.inc_value(keys.CHARS_TOTAL, cleaned.total_chars)
         self.stats.inc_value(keys.CHARS_REMOVED, cleaned.removed_chars)
-        self.report.cleaned(label, key, reason)
+        self.report.cleaned(label, key_domain(key), reason)
 
     def _record_values(self, found: Mapping[str, Any]) -> dict[str, Any]:
         """The Markdown, metadata and page type fields asked for (read with the clean, see
@@ -56,4 +59,6 @@ class ItemWriter:
             value = found.get(name)
             values[field] = value
             self.stats.inc_value(keys.FIELDS.format(field=name, outcome="written" if value is not None else "empty"))
+        if found.get("page_type") is not None:
+            self.stats.inc_value(keys.PAGE_TYPES.format(type=found["page_type"]))
         return values

@@ -24,15 +24,26 @@ DEFAULT_TOLERANCE = 0.25  # share of page text: template variants within a site 
 DEFAULT_EVERY = 4
 
 
-def fit_baseline(model: SiteModel, sample: list[Page], cleaned: list[CleanedPage] | None = None) -> Baseline:
-    """The baseline of a model just fitted on ``sample``: its mean removed share and the sample's fingerprint.
+def fit_baseline(
+    model: SiteModel, sample: list[Page], cleaned: list[CleanedPage] | None = None, fingerprint: bool = True
+) -> Baseline:
+    """The baseline of a model just fitted on ``sample``: its mean removed share, and what later pages
+    are compared with: the mean coverage of its rules where its cleans report one (a page its rules
+    cover poorly is of another template), else the sample's fingerprint (``fingerprint`` False: none,
+    for a crawl that watches no drift).
 
     ``cleaned`` may pass the model's output on ``sample`` when the caller already has it.
     """
-    fingerprint = Fingerprint.of(sample)
-    shares = [c.removed_share for c in (cleaned if cleaned is not None else [model.clean(p) for p in sample])]
-    removed = sum(shares) / len(shares) if shares else 0.0
-    return Baseline(min(max(removed, 0.0), 1.0), min(max(fingerprint.unseen_share, 0.0), 1.0), fingerprint.signatures)
+    cleans = cleaned if cleaned is not None else [model.clean(p) for p in sample]
+    shares = [c.removed_share for c in cleans]
+    removed = min(max(sum(shares) / len(shares) if shares else 0.0, 0.0), 1.0)
+    coverages = [c.coverage for c in cleans if c.coverage is not None]
+    if cleans and len(coverages) == len(cleans):
+        return Baseline(removed, 0.0, frozenset(), min(max(sum(coverages) / len(coverages), 0.0), 1.0))
+    if not fingerprint:
+        return Baseline(removed, 0.0)
+    found = Fingerprint.of(sample)
+    return Baseline(removed, min(max(found.unseen_share, 0.0), 1.0), found.signatures)
 
 
 @dataclass(frozen=True)
@@ -42,9 +53,15 @@ class Drift:
     removed_share: float
     unseen_share: float
     baseline: Baseline
+    coverage: float | None = None
 
     def describe(self) -> str:
         """One log-friendly line."""
+        if self.coverage is not None and self.baseline.coverage is not None:
+            return (
+                f"its rules cover {self.coverage:.0%} of the blocks (fit {self.baseline.coverage:.0%}), "
+                f"removed share {self.removed_share:.2f} (fit {self.baseline.removed_share:.2f})"
+            )
         return (
             f"removed share {self.removed_share:.2f} (fit {self.baseline.removed_share:.2f}), "
             f"unseen share {self.unseen_share:.2f} (fit {self.baseline.unseen_share:.2f})"
@@ -57,6 +74,7 @@ class _Window:
         self.seen = 0
         self.removed: deque[float] = deque(maxlen=size)
         self.unseen: deque[float] = deque(maxlen=size)
+        self.coverage: deque[float] = deque(maxlen=size)
 
 
 class DriftMonitor:
@@ -104,18 +122,29 @@ class DriftMonitor:
         window.seen += 1
         return window.seen > self.warmup and window.seen % self.every == 0
 
-    def observe(self, domain: str, removed_share: float, unseen_share: float) -> Drift | None:
-        """Record one cleaned page; returns a :class:`Drift` (and stops watching) once it departs."""
+    def observe(
+        self, domain: str, removed_share: float, unseen_share: float, coverage: float | None = None
+    ) -> Drift | None:
+        """Record one cleaned page (``coverage``: the share of its blocks the model's rules decided,
+        for a model with rules); returns a :class:`Drift` (and stops watching) once it departs."""
         window = self._domains.get(domain)
         if window is None:
             return None
         window.removed.append(removed_share)
         window.unseen.append(unseen_share)
+        if coverage is not None:
+            window.coverage.append(coverage)
         if len(window.removed) < self.window:
             return None
         removed = sum(window.removed) / len(window.removed)
         unseen = sum(window.unseen) / len(window.unseen)
         base = window.baseline
+        if base.coverage is not None and len(window.coverage) >= self.window:
+            covered = sum(window.coverage) / len(window.coverage)
+            if base.coverage - covered > self.tolerance or abs(removed - base.removed_share) > self.tolerance:
+                self.forget(domain)
+                return Drift(removed, unseen, base, covered)
+            return None
         if abs(removed - base.removed_share) > self.tolerance or unseen - base.unseen_share > self.tolerance:
             self.forget(domain)
             return Drift(removed, unseen, base)

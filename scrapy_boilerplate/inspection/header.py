@@ -1,4 +1,5 @@
-"""The report's header: the page's figures, warnings, the decisive reason, the largest removed regions.
+"""The report's header: the page's figures, its type and why, warnings, the decisive reason, the
+largest removed regions.
 
 It is kept short (one line per item, long text cut with an ellipsis) so the page stays in view.
 """
@@ -11,6 +12,8 @@ from collections.abc import Sequence
 from scrapy_boilerplate.inspection.explain import Cause, cite_pages, prose_pieces, prose_tokens, removal_causes
 from scrapy_boilerplate.inspection.marks import MarkedPage
 from scrapy_boilerplate.inspection.summary import SiteSummary
+from scrapy_boilerplate.page import Page
+from scrapy_boilerplate.pagetype.classify import explain_page_type
 
 DECISIVE_PROSE_SHARE = 0.5  # a cause that removes more of the prose than this gets its own line
 HEADER_REGIONS = 3
@@ -59,6 +62,19 @@ def _facts(marked: MarkedPage, summary: SiteSummary) -> str:
     return f"<p>{page} {fit}</p>"
 
 
+def page_type_line(page: Page) -> str:
+    """The page's type, how sure the classifier is, and the signals that raised that type most."""
+    try:
+        told, reasons = explain_page_type(page)
+    except Exception as exc:  # a report is still worth having without the type
+        return f'<p class="page-type line">Page type: not told ({_e(repr(exc))}).</p>'
+    why = "; ".join(reason.describe() for reason in reasons) or "no signal stands out"
+    return (
+        f'<p class="page-type line" title="{_e(why)}">Page type: <b>{_e(told.label)}</b> '
+        f"({told.confidence:.0%}); why: {_e(why)}</p>"
+    )
+
+
 def decisive_line(marked: MarkedPage, causes: Sequence[Cause], prose: set[int], summary: SiteSummary) -> str:
     """The highlighted line for a cause that removed more than half of the page's ``prose``."""
     total, removed = prose_tokens(marked, prose)
@@ -104,6 +120,6 @@ def render_header(marked: MarkedPage, summary: SiteSummary, page_label: str, war
     title = f"What <code>{_e(summary.model)}</code> removed from {_e(page_label)}"
     return (
         f'<header class="summary"><h1 class="line" title="{_e(page_label)}">{title}</h1>'
-        f"{_facts(marked, summary)}{_warnings(warnings)}{decisive_line(marked, causes, prose, summary)}"
+        f"{_facts(marked, summary)}{page_type_line(marked.page)}{_warnings(warnings)}{decisive_line(marked, causes, prose, summary)}"
         f"{_largest(causes, summary)}{CONTROLS}</header>"
     )

@@ -35,6 +35,21 @@ class Decision:
 
 Decisions = tuple[Decision, ...]
 
+
+@dataclass(frozen=True)
+class PageType:
+    """What kind of page it is (:mod:`scrapy_boilerplate.pagetype`): the most probable type and
+    the probability of every type."""
+
+    label: str
+    probabilities: dict[str, float]
+
+    @property
+    def confidence(self) -> float:
+        """The probability of :attr:`label`."""
+        return self.probabilities.get(self.label, 0.0)
+
+
 # A model's named state arrays: numpy arrays, or ``array.array`` where its ``numpy_state`` is False.
 # Any, so that each model declares the one kind it saves and the loader gives it back.
 StateArrays = dict[str, Any]
@@ -78,7 +93,8 @@ class _Deferred(Generic[T]):
 class CleanedPage:
     """What cleaning a page gives: the main text, the cleaned HTML, and how much was removed.
 
-    ``html`` and ``decisions`` may each be passed as a zero-argument function returning the value:
+    ``page_type`` is the page's type where it was told (:meth:`with_page_type`).  ``html``,
+    ``decisions`` and ``page_type`` may each be passed as a zero-argument function returning the value:
     it is called the first time the field is read (in a crawl, the HTML only when an item field
     receives it, the decisions never), and what it returned is kept.  Such a function reads the
     page's tree, which is read-only (:class:`~scrapy_boilerplate.page.Page`), so it gives what it
@@ -92,6 +108,8 @@ class CleanedPage:
     kept_chars: int
     score: float | None = None
     decisions: _Deferred[Decisions] = field(default=_Deferred("_decisions", ()), repr=False)
+    coverage: float | None = None  # share of the blocks a site's rules decided (None: a model without rules)
+    page_type: _Deferred[PageType | None] = field(default=_Deferred("_page_type", None), repr=False)
 
     if TYPE_CHECKING:  # the dataclass __init__, with the functions ``html`` and ``decisions`` may be given as
 
@@ -104,11 +122,26 @@ class CleanedPage:
             kept_chars: int,
             score: float | None = None,
             decisions: Decisions | Callable[[], Decisions] = (),
+            coverage: float | None = None,
+            page_type: PageType | Callable[[], PageType | None] | None = None,
         ) -> None: ...
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied with every deferred field made (a function of a clean may not pickle)."""
-        return {**self.__dict__, "_html": self.html, "_decisions": self.decisions}
+        return {**self.__dict__, "_html": self.html, "_decisions": self.decisions, "_page_type": self.page_type}
+
+    def with_page_type(self, page_type: PageType | Callable[[], PageType | None] | None) -> CleanedPage:
+        """This clean with ``page_type`` (or a function making it on first read), its other deferred
+        fields left as they are (not made)."""
+        copy = object.__new__(CleanedPage)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__["_page_type"] = page_type
+        return copy
+
+    @property
+    def has_page_type(self) -> bool:
+        """True when the clean carries the page's type, or a function telling it (not called here)."""
+        return self.__dict__.get("_page_type") is not None
 
     @property
     def removed_chars(self) -> int:

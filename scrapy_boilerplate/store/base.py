@@ -9,6 +9,7 @@ of failing.  Backend failures (disk, network) raise :class:`StoreError` for the 
 from __future__ import annotations
 
 import abc
+import builtins
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
@@ -102,6 +103,10 @@ class ModelStore(abc.ABC):
             if found is not None:
                 entries.append(found)
         return entries
+
+    def names(self, spider: str) -> builtins.list[str]:
+        """The domain names (site keys) of ``spider``'s stored models, without reading them."""
+        return sorted(domain for _, domain in self._keys(check_name("spider", spider)))
 
     def revision(self, spider: str, domain: str) -> object:
         """A value that changes whenever ``domain``'s model is replaced or deleted (for polling)."""

@@ -44,7 +44,7 @@ def add_models_parser(sub: argparse._SubParsersAction) -> None:
 
     listing = _action(actions, "list", "one line per stored model", common)
     listing.add_argument("--spider", default=None, help="only this spider's models")
-    show = _action(actions, "show", "a stored model's metadata as JSON", common)
+    show = _action(actions, "show", "a stored model's metadata as JSON, with its site rules as CSS selectors", common)
     delete = _action(actions, "delete", "remove stored models", common)
     for parser in (show, delete):
         parser.add_argument("spider", help="the spider whose models to use")
@@ -118,7 +118,11 @@ def _show(store: ModelStore, args: argparse.Namespace) -> int:
             print(f"models show: no usable model for {args.spider}/{domain} in {store.location}", file=sys.stderr)
             missing += 1
             continue
-        print(json.dumps(_details(stored.entry), indent=1, ensure_ascii=False))
+        details = _details(stored.entry)
+        selectors = getattr(stored.model, "rule_selectors", None)
+        if callable(selectors):  # a model with site rules shows them as CSS selectors
+            details["site_rules"] = selectors()
+        print(json.dumps(details, indent=1, ensure_ascii=False))
     return 1 if missing else 0
 
 

@@ -14,6 +14,7 @@ import abc
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -100,7 +101,9 @@ class _LocalSample:
 class LocalCoordinator(Coordinator):
     """In-process coordination for a crawl that runs in one process (thread-safe)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock``: the time in seconds that fit locks expire by (a test passes one it moves)."""
+        self.clock = clock
         self._mutex = threading.Lock()
         self._samples: dict[tuple[str, str], _LocalSample] = {}
         self._locks: dict[tuple[str, str], tuple[str, float]] = {}
@@ -152,10 +155,11 @@ class LocalCoordinator(Coordinator):
     def acquire_fit_lock(self, spider: str, domain: str, ttl: float) -> FitLock | None:
         with self._mutex:
             held = self._locks.get((spider, domain))
-            if held is not None and held[1] > time.monotonic():
+            now = self.clock()
+            if held is not None and held[1] > now:
                 return None
             token = uuid.uuid4().hex
-            self._locks[(spider, domain)] = (token, time.monotonic() + ttl)
+            self._locks[(spider, domain)] = (token, now + ttl)
             return _LocalLock(self, (spider, domain), token)
 
     def _release(self, name: tuple[str, str], token: str) -> bool:

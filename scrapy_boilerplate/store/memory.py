@@ -12,7 +12,7 @@ class MemoryStore(ModelStore):
 
     def __init__(self, stats: StatsLike | None = None) -> None:
         super().__init__(stats)
-        self._records: dict[tuple[str, str], bytes] = {}
+        self.records: dict[tuple[str, str], bytes] = {}  # (spider, domain) -> the record, encoded as stored
 
     @property
     def location(self) -> str:
@@ -20,13 +20,13 @@ class MemoryStore(ModelStore):
         return "memory"
 
     def _read(self, spider: str, domain: str) -> bytes | None:
-        return self._records.get((spider, domain))
+        return self.records.get((spider, domain))
 
     def _write(self, spider: str, domain: str, data: bytes) -> None:
-        self._records[(spider, domain)] = data
+        self.records[(spider, domain)] = data
 
     def _delete(self, spider: str, domain: str) -> bool:
-        return self._records.pop((spider, domain), None) is not None
+        return self.records.pop((spider, domain), None) is not None
 
     def _keys(self, spider: str | None) -> Iterator[tuple[str, str]]:
-        return iter([key for key in self._records if spider is None or key[0] == spider])
+        return iter([key for key in self.records if spider is None or key[0] == spider])

@@ -33,13 +33,16 @@ class Baseline:
     removed_share: float
     unseen_share: float
     signatures: frozenset[str] = frozenset()
+    coverage: float | None = None  # the sample's mean share of blocks the model's rules decided (rule models)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (signatures sorted, so equal baselines give equal bytes)."""
+        """JSON form (signatures sorted, so equal baselines give equal bytes; coverage only when known)."""
+        coverage = {} if self.coverage is None else {"coverage": self.coverage}
         return {
             "removed_share": self.removed_share,
             "unseen_share": self.unseen_share,
             "signatures": sorted(self.signatures),
+            **coverage,
         }
 
     @classmethod
@@ -51,7 +54,8 @@ class Baseline:
         signatures = data.get("signatures")
         if not isinstance(signatures, list) or not all(isinstance(s, str) for s in signatures):
             raise StoreFormatError("baseline signatures must be a list of strings")
-        return cls(removed, unseen, frozenset(signatures))
+        coverage = _share(data, "coverage") if data.get("coverage") is not None else None
+        return cls(removed, unseen, frozenset(signatures), coverage)
 
 
 def _share(data: dict[str, Any], name: str) -> float:
@@ -81,9 +85,12 @@ class StoreEntry:
     generation: int = 0
     fitter: str = ""
     size: int = 0
+    template: frozenset[int] = frozenset()  # the structure signature of the page template it was fitted on
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form of everything but ``size`` (which depends on the encoding)."""
+        """JSON form of everything but ``size`` (which depends on the encoding); ``template`` only when set,
+        so a record of a domain's only template reads as before."""
+        template = {"template": sorted(self.template)} if self.template else {}
         return {
             "spider": self.spider,
             "domain": self.domain,
@@ -94,6 +101,7 @@ class StoreEntry:
             "generation": self.generation,
             "fitter": self.fitter,
             "baseline": self.baseline.to_json() if self.baseline is not None else None,
+            **template,
         }
 
     @classmethod
@@ -115,6 +123,9 @@ class StoreEntry:
             raise StoreFormatError("record pages, generation and fitted_at must be finite non-negative numbers")
         if not isinstance(params, dict):
             raise StoreFormatError("record params must be an object")
+        template = data.get("template", [])
+        if not isinstance(template, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in template):
+            raise StoreFormatError("record template must be a list of integers")
         return cls(
             strings["spider"],
             strings["domain"],
@@ -126,6 +137,7 @@ class StoreEntry:
             int(numbers["generation"]),
             strings["fitter"],
             size,
+            frozenset(template),
         )
 
 
@@ -145,10 +157,20 @@ class StoredModel:
         pages: int,
         baseline: Baseline | None = None,
         generation: int = 0,
+        template: frozenset[int] = frozenset(),
     ) -> StoredModel:
         """Wrap a just-fitted model, stamping the time and this worker as its fitter."""
         entry = StoreEntry(
-            spider, domain, model.name, pages, time.time(), model.get_params(), baseline, generation, worker_id()
+            spider,
+            domain,
+            model.name,
+            pages,
+            time.time(),
+            model.get_params(),
+            baseline,
+            generation,
+            worker_id(),
+            template=template,
         )
         return cls(entry, model)
 

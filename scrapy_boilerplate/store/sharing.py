@@ -17,7 +17,8 @@ Every call may block on I/O (a Redis round trip): the crawl runs the fit's in a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from scrapy_boilerplate.models.spec import ModelSpec
 from scrapy_boilerplate.page import Page
@@ -44,14 +45,17 @@ class SpiderStore:
         spec: ModelSpec,
         sample_size: int,
         lock_ttl: float,
+        spec_for: Callable[[str], ModelSpec] | None = None,
     ) -> None:
         """``spec``: the crawl's model (a stored model of another is not used); ``lock_ttl``: seconds a
-        worker may hold a domain's fit lock."""
+        worker may hold a domain's fit lock; ``spec_for(domain)``: the spec of a domain whose model
+        differs (e.g. the user's pinned selectors as a parameter), ``spec`` by default."""
         self.store = store
         self.coordinator = coordinator
         self.spider = spider
         self.spec = spec
-        self._spec_params = spec.create().get_params()  # what a stored model must match to be used
+        self.spec_for = spec_for  # None: ``spec`` for every domain
+        self._params: dict[str, dict[str, Any]] = {}  # a spec's label -> what a stored model must match
         self.sample_size = sample_size
         self.lock_ttl = lock_ttl
 
@@ -60,7 +64,7 @@ class SpiderStore:
         stored = self.store.get(self.spider, domain)
         if stored is None:
             return None
-        if not self.matches_spec(stored):
+        if not self.matches_spec(stored, domain):
             logger.info(
                 "boilerplate: stored %s model of %s is not BOILERPLATE_MODEL %s; re-learning it",
                 stored.entry.model,
@@ -70,9 +74,14 @@ class SpiderStore:
             return None
         return stored
 
-    def matches_spec(self, stored: StoredModel) -> bool:
-        """True when ``stored`` was fitted with this crawl's model and parameters (else it is re-learned)."""
-        return stored.model.name == self.spec.name and stored.model.get_params() == self._spec_params
+    def matches_spec(self, stored: StoredModel, domain: str = "") -> bool:
+        """True when ``stored`` was fitted with this crawl's model and parameters for ``domain`` (else
+        it is re-learned)."""
+        spec = self.spec_for(domain) if domain and self.spec_for else self.spec
+        params = self._params.get(spec.label)
+        if params is None:
+            params = self._params[spec.label] = spec.create().get_params()
+        return stored.model.name == spec.name and stored.model.get_params() == params
 
     def offer(self, domain: str, page: Page) -> SampleOffer:
         """Offer a page to ``domain``'s shared sample."""

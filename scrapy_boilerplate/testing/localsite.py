@@ -68,3 +68,42 @@ def write_linked_site(
 
 
 SEED_PATH = "/article/0.html"
+
+
+LISTING_FOLDER = "list"
+
+
+def listing_html(site: str, index: int, pages: int, article_paths: list[str]) -> str:
+    """A listing page of ``site`` (another template than its articles): a grid of cards linking
+    ``article_paths``, a pager to the next listing (of ``pages``), a header and a footer."""
+    cards = "".join(
+        f'<li class="card"><a href="{path}">Story {index}-{j}</a><span class="meta">{j + 3} comments</span></li>'
+        for j, path in enumerate(article_paths)
+    )
+    pager = f'<a class="next" href="/{LISTING_FOLDER}/{(index + 1) % pages}.html">Next page</a>'
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Section {index} | {site}</title></head><body>'
+        f'<div class="topbar"><span class="brand">{site}</span><form class="search"><input name="q"></form></div>'
+        f'<section class="listing"><h2 class="heading">Section {index}</h2><ul class="cards">{cards}</ul>'
+        f'<div class="pager">{pager}</div></section><aside class="promo"><p>Subscribe to {site}</p></aside>'
+        f'<div class="bottom"><p>All stories of {site}</p></div></body></html>'
+    )
+
+
+def write_two_template_site(root: str | Path, site: str, articles: int, listings: int, seed: int = 0) -> list[str]:
+    """Write a site of two templates: ``articles`` linked article pages (``/article/N.html``, with
+    their gold text, see :func:`write_linked_site`) and ``listings`` listing pages
+    (``/list/N.html``) of another skeleton, each linking the next listing and a few articles.
+    Returns the seed paths that reach every page (``/list/0.html`` and ``/article/0.html``)."""
+    pages = make_site(site, articles, seed=seed, variation=False, linked=True)
+    folder = Path(root) / "article"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, page in enumerate(pages):
+        (folder / f"{i}.html").write_text(page.html, encoding="utf-8")
+        (folder / f"{i}.txt").write_text(page.article_text + "\n", encoding="utf-8")
+    lists = Path(root) / LISTING_FOLDER
+    lists.mkdir(parents=True, exist_ok=True)
+    for i in range(listings):
+        linked = [f"/article/{(i * 3 + j) % articles}.html" for j in range(4)]
+        (lists / f"{i}.html").write_text(listing_html(site, i, listings, linked), encoding="utf-8")
+    return [f"/{LISTING_FOLDER}/0.html", "/article/0.html"]

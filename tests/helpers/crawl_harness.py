@@ -4,7 +4,8 @@ SPEC: ``start_urls``, ``settings`` (merged over the test defaults), ``out`` (a f
 ``items.jsonl``, ``stats.json`` and ``crawl.log``), ``follow`` (regex of links to follow),
 ``item_type`` (dict, item, dataclass, attrs, without_text), ``opt_out`` (regex of URLs requested with
 ``dont_clean_boilerplate``), ``html_in_item`` (False: items carry no page, as a spider written
-without the plugin in mind) and ``items_per_page`` (a listing page's entries).  Tests call
+without the plugin in mind), ``items_per_page`` (a listing page's entries) and ``no_items`` (regex of
+URLs whose pages yield no item, as a home or listing page).  Tests call
 :func:`run_crawl`.
 """
 
@@ -88,6 +89,7 @@ class SiteSpider(scrapy.Spider):
         self.item_cls = ITEM_TYPES[spec.get("item_type", "dict")]
         self.html_in_item = spec.get("html_in_item", True)
         self.items_per_page = spec.get("items_per_page", 1)
+        self.no_items = re.compile(spec["no_items"]) if spec.get("no_items") else None
 
     def _request(self, url: str) -> scrapy.Request:
         meta = {"dont_clean_boilerplate": True} if self.opt_out and self.opt_out.search(url) else {}
@@ -102,9 +104,10 @@ class SiteSpider(scrapy.Spider):
         fields = {"url": response.url, "size": len(response.body)}
         if is_text and self.html_in_item:
             fields["html"] = response.text
-        if self.items_per_page == 1:
+        per_page = 0 if self.no_items and self.no_items.search(response.url) else self.items_per_page
+        if per_page == 1:
             yield self.item_cls(**fields)
-        for entry in range(self.items_per_page if self.items_per_page > 1 else 0):
+        for entry in range(per_page if per_page > 1 else 0):
             yield self.item_cls(**{**fields, "url": f"{response.url}#entry-{entry}"})
         if is_text and response.headers.get(b"Content-Type", b"").startswith(b"text/html"):
             for href in response.css("a::attr(href)").getall():
@@ -147,6 +150,8 @@ def register_test_models() -> None:
         crawl_models.Broken,
         crawl_models.ThreadReporter,
         crawl_models.CleanCounter,
+        crawl_models.FitPages,
+        crawl_models.PinnedBlocks,
     ):
         register(model)
 

@@ -15,8 +15,9 @@ from scrapy_boilerplate.store.record import StoredModel
 
 def make_learner(clock: Any = None, **settings: Any) -> BoilerplateLearner:
     """A learner of a test crawler with ``settings``; ``clock`` (e.g. ``twisted.internet.task.Clock``)
-    times its parts instead of the reactor."""
-    crawler = opened_crawler(settings)
+    times its parts instead of the reactor.  A domain is one template (one model, keyed by the domain,
+    as :func:`use_model` puts it) unless the test sets BOILERPLATE_MAX_TEMPLATES."""
+    crawler = opened_crawler({"BOILERPLATE_MAX_TEMPLATES": 1, **settings})
     return BoilerplateLearner(BoilerplateConfig.from_settings(crawler.settings), crawler, clock)
 
 

@@ -14,10 +14,11 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from helpers.crawl_harness import harness_env
 
 ROOT = Path(__file__).resolve().parents[2]
 STORE_DOC = ROOT / "docs" / "store.md"
@@ -68,12 +69,13 @@ def seed(recipe: Recipe, urls: list[str]) -> None:
 
 def start_worker(project: Path, recipe: Recipe, name: str, *overrides: str) -> subprocess.Popen:
     """One worker: the page's crawl command in the project folder, its log in ``<name>.log``;
-    ``overrides`` are ``NAME=VALUE`` settings added with ``-s``."""
+    ``overrides`` are ``NAME=VALUE`` settings added with ``-s`` (the test helpers importable)."""
     command = recipe.crawl + "".join(f" -s {shlex.quote(setting)}" for setting in overrides)
     log = (project / f"{name}.log").open("w")
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])  # an activated venv
-    env = {**os.environ, "PATH": path}
-    return subprocess.Popen(["bash", "-c", command], cwd=project, stdout=log, stderr=subprocess.STDOUT, env=env)
+    return subprocess.Popen(
+        ["bash", "-c", command], cwd=project, stdout=log, stderr=subprocess.STDOUT, env=harness_env({"PATH": path})
+    )
 
 
 def exported(project: Path) -> list[dict]:
@@ -92,15 +94,6 @@ def stat(log: str, key: str) -> int:
     """A count from the stats a worker dumped at close (0 when absent)."""
     found = re.search(rf"'{re.escape(key)}': (\d+)", log)
     return int(found.group(1)) if found else 0
-
-
-def wait_until(condition, what: str, workers: list[subprocess.Popen], timeout: float = 180) -> None:
-    """Wait for ``condition()``; fail if a worker exits first or (only for a hung test) on ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert all(worker.poll() is None for worker in workers), f"a worker ended before {what}"
-        assert time.monotonic() < deadline, f"no {what} after {timeout} s"
-        time.sleep(0.05)
 
 
 def counted(items: list[dict]) -> Counter:

@@ -1,6 +1,6 @@
 """Run crawls for the store tests: ``crawl_harness`` plus the store's test model, several at once.
 
-``python -m helpers.store_harness SPEC.json`` (from ``tests/``) registers :class:`StoredBlocks` and runs
+``python -m helpers.store_harness SPEC.json`` (from ``tests/``) registers :class:`StoredBlocks` (and :class:`RuleBlocks`) and runs
 ``crawl_harness.main``.
 With ``FULL_DISK_ENV`` set to a folder, every file the crawl writes under it fails as on a full disk.
 """
@@ -82,10 +82,11 @@ def fill_the_disk_under(folder: str) -> None:
 
 if __name__ == "__main__":
     from helpers import crawl_harness
-    from helpers.store_crawl_models import StoredBlocks
+    from helpers.store_crawl_models import RuleBlocks, StoredBlocks
     from scrapy_boilerplate.models.registry import register
 
     register(StoredBlocks)
+    register(RuleBlocks)
     if os.environ.get(FULL_DISK_ENV):
         fill_the_disk_under(os.environ[FULL_DISK_ENV])
     crawl_harness.main(sys.argv[1])

@@ -5,8 +5,9 @@ The trees score each block on its own; on a page whose article they have never s
 under the threshold while the page plainly holds prose.  When the kept blocks (those the rules kept
 among them) hold fewer words than :data:`LOST_SHARE` of the prose in the page's prose core (the
 block run with the most prose words net of other words), the threshold for that page drops to
-:data:`RELATIVE_P` of the best P of a scored prose block: the blocks the trees rank nearest the best
-prose are kept, whatever their absolute P.
+:data:`RELATIVE_P` of the best P of a prose block (a block a learned site rule kept counts at the
+model's mean P for its path on the sample): the blocks the trees rank nearest the best prose are
+kept, whatever their absolute P.
 """
 
 from __future__ import annotations
@@ -60,10 +61,12 @@ def page_threshold(
     core_prose = float(prose_in[start:end].sum())
     prose = prose_in > 0
     kept = probability >= threshold
+    ranked = probability
     if rules is not None and rules.any:
         kept = np.where(rules.decided, rules.keep, kept)
-        prose &= rules.undecided
+        ranked = np.where(rules.decided & rules.keep, rules.known_probability(), probability)
+        prose &= ~np.isnan(ranked)
     kept_words = float(words[kept].sum())
     if core_prose <= 0.0 or kept_words >= LOST_SHARE * core_prose or not prose.any():
         return threshold
-    return min(threshold, RELATIVE_P * float(probability[prose].max()))
+    return min(threshold, RELATIVE_P * float(ranked[prose].max()))

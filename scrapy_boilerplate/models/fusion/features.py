@@ -12,7 +12,16 @@ from scrapy_boilerplate.models.fusion.page_features import BLOCK_CUES, block_cue
 from scrapy_boilerplate.models.fusion.registry import Feature, FeatureRegistry
 from scrapy_boilerplate.models.fusion.roles import ROLE_WORDS
 from scrapy_boilerplate.models.fusion.site_features import SITE_FEATURES
+from scrapy_boilerplate.models.fusion.structure_cues import GROUP_CUES, PAGE_SHAPE, group_cues, page_shape
 
-FEATURES = FeatureRegistry([Feature("block_cues", BLOCK_CUES, block_cues), *SITE_FEATURES, ROLE_WORDS])
+FEATURES = FeatureRegistry(
+    [
+        Feature("block_cues", BLOCK_CUES, block_cues),
+        *SITE_FEATURES,
+        ROLE_WORDS,
+        Feature("sibling_groups", GROUP_CUES, group_cues),
+        Feature("page_shape", PAGE_SHAPE, page_shape, per_page=True),
+    ]
+)
 register_feature = FEATURES.register
 registered_feature = FEATURES.registered

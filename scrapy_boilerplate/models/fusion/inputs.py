@@ -2,7 +2,7 @@
 
 A :class:`PageInputs` is made once per clean (and once per training page): its blocks, the blocks
 the rules stage left undecided, the site evidence, and lazily the steps more than one feature needs
-(the blocks' tokens, what encloses each block), each computed the first time a feature asks.
+(the blocks' tokens and sizes, what encloses each block, the sibling groups), each computed the first time a feature asks.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from functools import cached_property
 import numpy as np
 
 from scrapy_boilerplate.html import Block
-from scrapy_boilerplate.models.fusion.ancestry import BlockAncestry, block_ancestry
+from scrapy_boilerplate.models.fusion.ancestry import ANCESTOR_BITS, BlockAncestry, block_ancestry
+from scrapy_boilerplate.models.fusion.sibling_groups import SiblingGroups, sibling_groups
 from scrapy_boilerplate.models.fusion.site_evidence import SiteEvidence
+from scrapy_boilerplate.models.fusion.sizes import link_chars, visible_chars
 from scrapy_boilerplate.page import Page
 from scrapy_boilerplate.tokenize import tokenize
 
@@ -51,3 +53,25 @@ class PageInputs:
     def ancestry(self) -> BlockAncestry:
         """What encloses each block: depth, ancestor tags, role words."""
         return block_ancestry(self.blocks)
+
+    @cached_property
+    def chars(self) -> np.ndarray:
+        """Each block's visible characters (whitespace ignored)."""
+        return np.array([visible_chars(block.text) for block in self.blocks], dtype=np.float64)
+
+    @cached_property
+    def link_chars(self) -> np.ndarray:
+        """Each block's visible characters inside links (its own anchors; see :func:`.sizes.link_chars`)."""
+        return np.array([link_chars(block) for block in self.blocks], dtype=np.float64)
+
+    @cached_property
+    def linked_chars(self) -> np.ndarray:
+        """Each block's characters a reader sees as links: its anchors' text, all of it under a link."""
+        in_link = (np.array(self.ancestry.tag_bits, dtype=np.int64) & ANCESTOR_BITS["a"]) > 0
+        return np.where(in_link, self.chars, self.link_chars)
+
+    @cached_property
+    def groups(self) -> SiblingGroups:
+        """The repeated sibling groups the blocks sit in."""
+        words = np.array([len(t) for t in self.tokens], dtype=np.float64)
+        return sibling_groups(self.blocks, self.chars, self.linked_chars, words)

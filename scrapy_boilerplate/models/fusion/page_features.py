@@ -88,22 +88,6 @@ _REMOVED_BITS = sum(ANCESTOR_BITS[tag] for tag in ("form", "aside", "label"))
 _MAX_HEADING_GAP = 50.0  # block distances to a heading are capped here (and "none" reads as this)
 
 
-def _link_chars(block: Block) -> int:
-    """Visible characters of the block's text inside links (whitespace ignored)."""
-    element = block.element
-    anchors = element.iter("a") if block.leaf else (child for child in element if child.tag == "a")
-    total = 0
-    for anchor in anchors:
-        text = raw_text(anchor)
-        if text:
-            total += _visible_chars(text)
-    return total
-
-
-def _visible_chars(text: str) -> int:
-    return len("".join(text.split()))
-
-
 def _page_title_words(page: Page) -> set[str]:
     for child in page.tree:
         if child.tag == "head":
@@ -126,9 +110,9 @@ def block_cues(inputs: PageInputs) -> np.ndarray:
         return rows
     ancestry = inputs.ancestry
     column = rows.T  # a view: writing a column writes the rows
-    chars = np.array([_visible_chars(block.text) for block in blocks], dtype=np.float64)
+    chars = inputs.chars
     words = np.array([len(t) for t in tokens], dtype=np.float64)
-    _own_cues(column, blocks, tokens, chars, _page_title_words(inputs.page))
+    _own_cues(column, blocks, tokens, (chars, inputs.link_chars), _page_title_words(inputs.page))
     bits = np.array(ancestry.tag_bits, dtype=np.int64)
     parts = np.array(ancestry.part_bits, dtype=np.int64)
     for part, bit in PART_BITS.items():
@@ -177,15 +161,20 @@ def _position_cues(column: np.ndarray, chars: np.ndarray) -> None:
 
 
 def _own_cues(
-    column: np.ndarray, blocks: list[Block], tokens: list[list[str]], chars: np.ndarray, title: set[str]
+    column: np.ndarray,
+    blocks: list[Block],
+    tokens: list[list[str]],
+    sizes: tuple[np.ndarray, np.ndarray],
+    title: set[str],
 ) -> None:
-    """The blocks' own size, link and prose cues, tags and words shared with the page title."""
+    """The blocks' own size, link and prose cues, tags and words shared with the page title;
+    ``sizes``: each block's visible and link characters."""
+    chars, links = sizes
     words = np.array([len(t) for t in tokens], dtype=np.float64)
     per_word = np.divide(1.0, words, out=np.zeros_like(words), where=words > 0)
     texts = [block.text for block in blocks]
     column[_INDEX["chars_log"]] = np.log1p(chars)
     column[_INDEX["words_log"]] = np.log1p(words)
-    links = np.array([_link_chars(block) for block in blocks], dtype=np.float64)
     column[_INDEX["link_share"]] = np.minimum(np.divide(links, chars, out=np.zeros_like(chars), where=chars > 0), 1.0)
     # per-word flags over the page's words at once, then summed per block (one C-level map each)
     every = list(itertools.chain.from_iterable(tokens))

@@ -25,6 +25,13 @@ class RuleDecisions:
     decided: np.ndarray  # bool
     keep: np.ndarray  # bool
     reasons: Sequence[str]
+    probability: np.ndarray | None = None  # the model's mean P on the sample behind a decision (NaN: none)
+
+    def known_probability(self) -> np.ndarray:
+        """The model's P behind each decided block where a learned rule knows it, NaN elsewhere."""
+        if self.probability is None:
+            return np.full(len(self.decided), np.nan)
+        return np.where(self.decided, self.probability, np.nan)
 
     @classmethod
     def none(cls, blocks: int) -> RuleDecisions:
@@ -40,6 +47,17 @@ class RuleDecisions:
     def any(self) -> bool:
         """True when a rule decided at least one block."""
         return bool(self.decided.any())
+
+    @property
+    def all(self) -> bool:
+        """True when a rule decided every block: the page needs no feature and no tree."""
+        return bool(self.decided.all())
+
+    @property
+    def coverage(self) -> float:
+        """The share of the page's blocks a rule decided (1.0 for a page without blocks): a page of
+        the template the rules were learned on is covered well, a page of a changed one poorly."""
+        return float(self.decided.mean()) if len(self.decided) else 1.0
 
 
 class Rules(Protocol):

@@ -76,8 +76,11 @@ class Stages:
         return threshold, np.where(rules.decided, rules.keep, kept) if rules.any else kept
 
     def run(self, page: Page) -> Scored:
-        """Every stage on ``page``."""
+        """Every stage on ``page`` (only the rules stage when the rules decided every block)."""
         blocks, rules = self.decide(page)
+        if rules.all:
+            unscored = np.full(len(blocks), np.nan)
+            return Scored(blocks, rules, np.zeros((len(blocks), 0)), unscored, self.threshold, rules.keep)
         matrix = self.features(page, blocks, rules)
         probability = self.score(matrix, rules)
         threshold, keep = self.keep(matrix, probability, rules)

@@ -25,7 +25,7 @@ from scrapy_boilerplate.models.ngram.corpus import SEP, Corpus
 
 MAX_PERCENT = 100
 NEVER = MAX_PERCENT + 1  # bucket of positions no top-a share covers (no n-gram starts there)
-_CHUNK = 1 << 18  # slots or positions per chunk where a full-size temporary would raise the peak
+CHUNK = 1 << 18  # slots or positions per chunk where a full-size temporary would raise the peak
 PACK_BITS = 63  # (group, next symbol, position) keys are packed into one int64 when they fit
 
 
@@ -50,8 +50,8 @@ def _by_symbol(ids: np.ndarray, symbols: int) -> tuple[np.ndarray, np.ndarray]:
     counts[SEP] = 0
     filled = np.cumsum(counts) - counts  # next free slot of each symbol
     pos = np.empty(int(counts.sum()), dtype=np.int32)
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start : start + _CHUNK]
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
         order = np.argsort(chunk, kind="stable")  # radix sort
         chunk_counts = np.bincount(chunk, minlength=symbols)
         chunk_counts[SEP] = 0
@@ -146,7 +146,7 @@ class NGramCounter:
         chosen = np.flatnonzero(splitting)
         starts, sizes = starts[chosen], self._sizes[chosen]
         offsets = np.cumsum(sizes) - sizes  # of each group among the slots to sort
-        cuts = np.unique(np.append(np.searchsorted(offsets, np.arange(0, int(sizes.sum()), _CHUNK)), len(sizes)))
+        cuts = np.unique(np.append(np.searchsorted(offsets, np.arange(0, int(sizes.sum()), CHUNK)), len(sizes)))
         for begin, end in zip(cuts[:-1], cuts[1:], strict=False):
             slots = _slots(starts[begin:end], sizes[begin:end])
             sub_pos, sub_next = self._pos[slots], nxt[slots]
@@ -172,8 +172,8 @@ class NGramCounter:
         if not len(self._pos):
             return
         nxt = np.empty(len(self._pos), dtype=self._ids.dtype)  # the symbol each (n+1)-gram adds
-        for start in range(0, len(nxt), _CHUNK):  # ``take`` casts its indices: chunked, small temporaries
-            nxt[start : start + _CHUNK] = np.take(self._ids[n:], self._pos[start : start + _CHUNK])
+        for start in range(0, len(nxt), CHUNK):  # ``take`` casts its indices: chunked, small temporaries
+            nxt[start : start + CHUNK] = np.take(self._ids[n:], self._pos[start : start + CHUNK])
         starts = self._starts()
         change = np.empty(len(nxt), dtype=bool)  # another next symbol than the slot before
         change[0] = True
@@ -211,12 +211,12 @@ class NGramCounter:
         bucket_at[ranked_first] = buckets(np.arange(count, dtype=np.int64), distinct)  # as scratch
         of_slot = _spread(bucket_at[first], starts, len(pos))
         bucket_at.fill(NEVER)
-        for start in range(0, len(pos), _CHUNK):  # intp indices chunk by chunk: a faster scatter
-            bucket_at[pos[start : start + _CHUNK].astype(np.intp)] = of_slot[start : start + _CHUNK]
+        for start in range(0, len(pos), CHUNK):  # intp indices chunk by chunk: a faster scatter
+            bucket_at[pos[start : start + CHUNK].astype(np.intp)] = of_slot[start : start + CHUNK]
         del of_slot
         rank = count  # singles rank after the repeated n-grams, by position (in chunks: small temporaries)
-        for start in range(0, len(bucket_at), _CHUNK):
-            found = np.flatnonzero(self._single[start : start + _CHUNK])
+        for start in range(0, len(bucket_at), CHUNK):
+            found = np.flatnonzero(self._single[start : start + CHUNK])
             bucket_at[found + start] = buckets(np.arange(rank, rank + len(found), dtype=np.int64), distinct)
             rank += len(found)
         return Level(self.n, distinct, ranked_first, bucket_at)

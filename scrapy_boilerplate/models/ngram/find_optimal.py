@@ -18,14 +18,14 @@ from scrapy_boilerplate.models.ngram.corpus import SEP, Corpus
 from scrapy_boilerplate.models.ngram.counting import MAX_PERCENT, NEVER, Level, NGramCounter
 from scrapy_boilerplate.models.ngram.cut_point import CutPoint, fig3_walk
 
-_CHUNK = 1 << 16
+CHUNK = 1 << 16
 
 
 def _shift_min(out: np.ndarray, shift: int) -> None:
     """``out[j] = min(out[j], out[j - shift])`` in place, back to front in chunks (small temporaries)."""
     end = len(out)
     while end > shift:
-        start = max(shift, end - _CHUNK)
+        start = max(shift, end - CHUNK)
         np.minimum(out[start:end], out[start - shift : end - shift], out=out[start:end])
         end = start
 
@@ -57,8 +57,8 @@ def table_from_cover(corpus: Corpus, cover: np.ndarray, separators: np.ndarray |
     separators = separator_pairs(corpus) if separators is None else separators
     from_a = np.zeros(NEVER + 1, dtype=np.int64)  # pairs that differ from this a on ...
     pairs = len(cover) - 1
-    for start in range(0, pairs, _CHUNK):
-        end = min(start + _CHUNK, pairs)
+    for start in range(0, pairs, CHUNK):
+        end = min(start + CHUNK, pairs)
         differ = cover[start:end] != cover[start + 1 : end + 1]
         inside = separators[np.searchsorted(separators, start) : np.searchsorted(separators, end)]
         differ[inside - start] = False

@@ -7,6 +7,7 @@ a block names its place in the template; the digits of generated class names and
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -20,11 +21,17 @@ _DIGITS = re.compile(r"\d+")
 
 def element_step(element: Element) -> str:
     """One step of a path: ``tag.class1.class2#id`` with classes sorted and digit runs as ``0``."""
-    classes = (element.get("class") or "").split()
-    step = str(element.tag)
+    return _step(str(element.tag), element.get("class"), element.get("id"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _step(tag: str, class_attribute: str | None, id_attribute: str | None) -> str:
+    """The step of an element with these tag, class and id attributes (a site repeats them)."""
+    classes = (class_attribute or "").split()
+    step = tag
     if classes:
         step += "." + ".".join(sorted({_DIGITS.sub("0", name) for name in classes}))
-    identifier = (element.get("id") or "").strip()
+    identifier = (id_attribute or "").strip()
     if identifier and " " not in identifier:
         step += "#" + _DIGITS.sub("0", identifier)
     return step

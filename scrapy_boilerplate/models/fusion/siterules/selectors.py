@@ -18,8 +18,9 @@ import lxml.etree
 import numpy as np
 from parsel.csstranslator import HTMLTranslator
 
+from scrapy_boilerplate.models.fusion.rules import RuleDecisions
 from scrapy_boilerplate.models.fusion.siterules.paths import SEPARATOR
-from scrapy_boilerplate.models.fusion.siterules.rule import RuleDecisions, SiteRule
+from scrapy_boilerplate.models.fusion.siterules.rule import SiteRule
 
 Element = lxml.etree._Element
 

@@ -1,0 +1,1 @@
+"""Training the page-type classifier (needs the ``train`` extra: LightGBM)."""
