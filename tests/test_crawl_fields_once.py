@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from helpers.harbour_site import TOPICS, article_page
 from helpers.learners import make_learner, pipeline_of, use_model
+from helpers.parses import count_parses
 
 from scrapy_boilerplate import records
-from scrapy_boilerplate.crawl import cleaner as cleaner_module
 from scrapy_boilerplate.crawl.config import RECORD_SETTINGS
 from scrapy_boilerplate.crawl.events import ModelSource
 from scrapy_boilerplate.crawl.pipeline import BoilerplatePipeline
@@ -51,32 +51,19 @@ def assert_fields(item: dict, number: int) -> None:
     assert f"## Steps taken for {topic}" in item["markdown"] and "Gull census" not in item["markdown"]
 
 
-@pytest.fixture
-def parses(monkeypatch) -> list[tuple[str, str]]:
-    """(URL, thread name) of every parse of a page from now on."""
-    found: list[tuple[str, str]] = []
-    parse = Page._parse
-    monkeypatch.setattr(
-        Page, "_parse", lambda page: found.append((page.url, threading.current_thread().name)) or parse(page)
-    )
-    return found
-
-
 @pytest.mark.parametrize("model", ["fusion", "style_tree", "ngram"])  # ngram edits a tree of its own
 def test_each_page_is_parsed_once_for_its_clean_and_its_fields(model, monkeypatch):
     learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=False, **FIELDS)
     use_model(learner, "harbour.example", ModelSpec(model).create().fit([page(n) for n in range(3)]))
     pipeline = pipeline_of(learner)
-    found = []
-    parse = Page._parse
-    monkeypatch.setattr(Page, "_parse", lambda page: found.append(page.url) or parse(page))
+    parses = count_parses(monkeypatch)
     items = [process(pipeline, number) for number in (3, 4)]
     for number, item in zip((3, 4), items, strict=True):
         assert_fields(item, number)
-    assert found == [page(3).url, page(4).url]
+    assert parses == [page(3).html, page(4).html]
 
 
-def test_with_a_threaded_clean_the_fields_are_read_in_the_cleaners_thread(parses, monkeypatch):
+def test_with_a_threaded_clean_the_fields_are_read_in_the_cleaners_thread(monkeypatch):
     async def in_a_thread(function, *args):
         with ThreadPoolExecutor(1, thread_name_prefix="cleaner") as pool:
             return pool.submit(function, *args).result()
@@ -87,19 +74,21 @@ def test_with_a_threaded_clean_the_fields_are_read_in_the_cleaners_thread(parses
         monkeypatch.setattr(
             records, name, lambda *a, _r=reader: readers.append(threading.current_thread().name) or _r(*a)
         )
-    monkeypatch.setattr(cleaner_module, "run_in_thread", in_a_thread)
     learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=True, **FIELDS)
+    learner.item_steps.clean.cleaner.hand_off = in_a_thread
     use_model(learner, "harbour.example", ModelSpec("style_tree").create().fit([page(n) for n in range(3)]))
-    parses.clear()
+    parse_threads: list[str] = []
+    parses = count_parses(monkeypatch, parse_threads)
     item = process(pipeline_of(learner), 4)
     assert_fields(item, 4)
     assert len(parses) == 1 and len(readers) == 2  # one parse; the metadata and the Markdown
-    assert all(name.startswith("cleaner") for name in [*readers, *(thread for _, thread in parses)])
+    assert all(name.startswith("cleaner") for name in [*readers, *parse_threads])
 
 
-def test_a_sample_pages_item_takes_the_fields_its_fit_read(parses, tmp_path):
+def test_a_sample_pages_item_takes_the_fields_its_fit_read(monkeypatch, tmp_path):
     settings = {"BOILERPLATE_SAMPLE_SIZE": 3, "BOILERPLATE_MODEL": "style_tree", "BOILERPLATE_STORE": str(tmp_path)}
     learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=False, **settings, **FIELDS)
+    parses = count_parses(monkeypatch)
     learner.book.open("harbour.example")
     for number in range(3):
         learner.sampler.offer("harbour.example", page(number))
