@@ -63,6 +63,19 @@ def test_each_page_is_parsed_once_for_its_clean_and_its_fields(model, monkeypatc
     assert parses == [page(3).html, page(4).html]
 
 
+def test_a_page_parsed_to_tell_its_template_is_cleaned_and_read_from_that_tree(monkeypatch):
+    learner = make_learner(BOILERPLATE_CLEAN_IN_THREAD=False, BOILERPLATE_MAX_TEMPLATES=4, **FIELDS)
+    key = learner.templates.key(page(0))
+    use_model(learner, key, ModelSpec("ngram").create().fit([page(n) for n in range(3)]))
+    pipeline = pipeline_of(learner)
+    parses = count_parses(monkeypatch)
+    items = [process(pipeline, number) for number in (3, 4)]
+    for number, item in zip((3, 4), items, strict=True):
+        assert_fields(item, number)
+        assert item["boilerplate_model"] == "ngram"  # the template's model, not the single-page one
+    assert parses == [page(3).html, page(4).html]
+
+
 def test_with_a_threaded_clean_the_fields_are_read_in_the_cleaners_thread(monkeypatch):
     async def in_a_thread(function, *args):
         with ThreadPoolExecutor(1, thread_name_prefix="cleaner") as pool:

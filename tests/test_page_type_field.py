@@ -16,8 +16,7 @@ from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.crawl import stats as keys
 from scrapy_boilerplate.crawl.config import BoilerplateConfig
 from scrapy_boilerplate.crawl.fallback import FallbackReport
-from scrapy_boilerplate.crawl.item_cleaning import CleanedItem
-from scrapy_boilerplate.crawl.itempages import ItemPage
+from scrapy_boilerplate.crawl.finishing import CleanFinisher
 from scrapy_boilerplate.crawl.writing import ItemWriter
 from scrapy_boilerplate.models import create_model
 from scrapy_boilerplate.page import Page
@@ -29,10 +28,10 @@ def _write(settings: dict, label: str) -> tuple[dict, MemoryStatsCollector]:
     config = BoilerplateConfig.from_settings(Settings(settings))
     stats = MemoryStatsCollector(get_crawler())
     url, html = BUILDERS[label]("typed.example", 2)
-    cleaned = create_model("fusion").fit([]).clean(Page(html, url))
+    cleaned = CleanFinisher(config.record_names).clean(create_model("fusion").fit([]), Page(html, url))
     item = {"url": url, "html": html}
     writer = ItemWriter(config, stats, FallbackReport(stats, "fusion"))
-    writer.write(ItemAdapter(item), "typed.example", CleanedItem(cleaned, None), ItemPage(html, url, len(html)))
+    writer.write(ItemAdapter(item), "typed.example", cleaned)
     return item, stats
 
 
