@@ -8,20 +8,19 @@ computes it once (:attr:`~.inputs.PageInputs.ancestry`).
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import lxml.etree
 
 from scrapy_boilerplate.html import Block
+from scrapy_boilerplate.html.roles import value_words
 from scrapy_boilerplate.models.fusion.lexicon import ANCESTOR_TAGS, ROLE_ATTRIBUTES, ROLE_PARTS
 
 Element = lxml.etree._Element
 
 ANCESTOR_BITS = {tag: 1 << i for i, tag in enumerate(ANCESTOR_TAGS)}
 PART_BITS = {part: 1 << i for i, part in enumerate(ROLE_PARTS)}
-_ROLE_WORD = re.compile(r"[a-z]+")
 _NO_WORDS: frozenset[str] = frozenset()
 
 
@@ -41,14 +40,8 @@ def role_words(element: Element) -> frozenset[str]:
     for name in ROLE_ATTRIBUTES:
         value = element.get(name)
         if value:
-            words = words | _value_words(value) if words else _value_words(value)
+            words = words | value_words(value) if words else value_words(value)
     return words
-
-
-@functools.lru_cache(maxsize=8192)
-def _value_words(value: str) -> frozenset[str]:
-    """The words of one attribute value (a site repeats its class values on every page)."""
-    return frozenset(_ROLE_WORD.findall(value.lower()))
 
 
 # Per element: depth, bits of its ancestors' tags, role words of it and its ancestors, their part bits.
