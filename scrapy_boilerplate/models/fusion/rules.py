@@ -2,8 +2,8 @@
 
 A rules stage looks at a page's blocks and may decide some of them outright (kept or removed, with
 a reason for ``inspect``); the features stage may skip those blocks, the trees never score them,
-and the threshold stage counts the kept ones as kept.  :class:`NoRules` decides nothing; a site's
-learned or pinned rules are another :class:`Rules`.
+and the threshold stage counts the kept ones as kept.  A site's learned or pinned
+rules (:class:`~.siterules.stage.SiteRules`) are the one stage fusion runs; they decide nothing before a fit or a pin.
 """
 
 from __future__ import annotations
@@ -66,11 +66,3 @@ class Rules(Protocol):
     def decide(self, page: Page, blocks: Sequence[Block]) -> RuleDecisions:
         """The decisions on ``page``'s ``blocks`` (arrays of ``len(blocks)``)."""
         ...
-
-
-class NoRules:
-    """The rules stage of a model without rules: nothing is decided before the trees."""
-
-    def decide(self, page: Page, blocks: Sequence[Block]) -> RuleDecisions:
-        """No block decided."""
-        return RuleDecisions.none(len(blocks))
