@@ -20,6 +20,7 @@ import numpy as np
 
 from scrapy_boilerplate.models.errors import ModelFormatError
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
+from scrapy_boilerplate.models.weights_file import read_weights_document
 from scrapy_boilerplate.pagetype.evidence import WordEvidence
 from scrapy_boilerplate.pagetype.features import feature_matrix, feature_names
 from scrapy_boilerplate.pagetype.labels import PAGE_TYPES
@@ -116,11 +117,5 @@ def load_page_type_weights(path: str | Path | None = None) -> PageTypeWeights:
     with _LOCK:
         weights = _CACHE.get(key)
         if weights is None:
-            try:
-                document = json.loads(where.read_bytes())
-            except FileNotFoundError as exc:
-                raise ModelFormatError(f"no page-type weights file at {where}") from exc
-            except (OSError, ValueError) as exc:
-                raise ModelFormatError(f"cannot read page-type weights {where}: {exc}") from exc
-            weights = _CACHE[key] = PageTypeWeights.from_json(document)
+            weights = _CACHE[key] = PageTypeWeights.from_json(read_weights_document(where, "page-type weights"))
         return weights

@@ -24,6 +24,7 @@ from scrapy_boilerplate.models.fusion.layout import FeatureLayout
 from scrapy_boilerplate.models.fusion.registry import FeatureRegistry, LearnedFeature
 from scrapy_boilerplate.models.fusion.roles import PREFIX
 from scrapy_boilerplate.models.fusion.trees import TreeEnsemble
+from scrapy_boilerplate.models.weights_file import read_weights_document
 
 FORMAT = "scrapy-boilerplate/fusion-weights"
 VERSION = 2
@@ -134,13 +135,7 @@ def load_weights(path: str | Path | None = None) -> FusionWeights:
         if weights is None:
             for stale in [known for known in _CACHE if known[1] != generation]:
                 del _CACHE[stale]
-            try:
-                document = json.loads(where.read_bytes())
-            except FileNotFoundError as exc:
-                raise ModelFormatError(f"no fusion weights file at {where}") from exc
-            except (OSError, ValueError) as exc:
-                raise ModelFormatError(f"cannot read fusion weights {where}: {exc}") from exc
-            weights = _CACHE[key] = FusionWeights.from_json(document)
+            weights = _CACHE[key] = FusionWeights.from_json(read_weights_document(where, "fusion weights"))
         if path is None:
             _CACHE[("", generation)] = weights
         return weights
